@@ -34,9 +34,7 @@ def _load(name: str) -> Any:
 
 
 def _picture(rows: list[str], mark: str = "X") -> tuple[Cell, ...]:
-    return tuple(
-        (r, c) for r, line in enumerate(rows) for c, ch in enumerate(line) if ch == mark
-    )
+    return tuple((r, c) for r, line in enumerate(rows) for c, ch in enumerate(line) if ch == mark)
 
 
 @dataclass(frozen=True)
@@ -64,9 +62,7 @@ class MapSide:
 
     def blank_map_text(self) -> str:
         """The side as an undrawn map, in the canonical text form."""
-        return "\n".join(
-            "".join(self.printed(r, c) for c in range(SIZE)) for r in range(SIZE)
-        )
+        return "\n".join("".join(self.printed(r, c) for c in range(SIZE)) for r in range(SIZE))
 
 
 @dataclass(frozen=True)
@@ -231,7 +227,7 @@ def hero_cards() -> tuple[HeroCard, ...]:
     """The four hero cards of Cartographers Heroes."""
     heroes = []
     for h in _load("hero_cards.json")["cards"]:
-        (hr, hc), = _picture(h["attack"], "H")
+        ((hr, hc),) = _picture(h["attack"], "H")
         attack = tuple((r - hr, c - hc) for r, c in _picture(h["attack"], "x"))
         heroes.append(HeroCard(h["name"], attack, h["time"], h["confidence"]))
     return tuple(heroes)
@@ -243,8 +239,7 @@ def season_cards() -> dict[str, tuple[SeasonCard, ...]]:
     raw = _load("season_cards.json")
     return {
         game: tuple(
-            SeasonCard(s["name"], s["threshold"], (s["edicts"][0], s["edicts"][1]))
-            for s in raw[game]
+            SeasonCard(s["name"], s["threshold"], (s["edicts"][0], s["edicts"][1])) for s in raw[game]
         )
         for game in GAMES
     }

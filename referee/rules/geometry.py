@@ -44,12 +44,8 @@ NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(_neighbours(i) for i in range(SP
 #: Spaces on the edge of the map.
 ON_EDGE: tuple[bool, ...] = tuple(len(n) < 4 for n in NEIGHBOURS)
 
-ROWS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(index(r, c) for c in range(SIZE)) for r in range(SIZE)
-)
-COLUMNS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(index(r, c) for r in range(SIZE)) for c in range(SIZE)
-)
+ROWS: tuple[tuple[int, ...], ...] = tuple(tuple(index(r, c) for c in range(SIZE)) for r in range(SIZE))
+COLUMNS: tuple[tuple[int, ...], ...] = tuple(tuple(index(r, c) for r in range(SIZE)) for c in range(SIZE))
 
 #: The Broken Road's diagonals: from each space of the left edge down and to
 #: the right until the bottom edge. Diagonal ``k`` starts at row ``k``.

@@ -47,9 +47,7 @@ class MapSheet:
         for r, line in enumerate(lines):
             line = line.strip()
             if len(line) != SIZE:
-                raise MapError(
-                    f"row {r + 1} has {len(line)} spaces; every row has {SIZE}", row=r
-                )
+                raise MapError(f"row {r + 1} has {len(line)} spaces; every row has {SIZE}", row=r)
             for c, ch in enumerate(line):
                 if ch not in terrain.ALL_CODES:
                     raise MapError(
@@ -106,9 +104,7 @@ class MapSheet:
 
     def text(self) -> str:
         """The canonical text form."""
-        return "\n".join(
-            "".join(self.codes[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)
-        )
+        return "\n".join("".join(self.codes[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE))
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -195,6 +191,4 @@ def side_named(letter: str) -> MapSide:
     try:
         return sides[letter.strip().upper()]
     except KeyError:
-        raise MapError(
-            f"there is no map side '{letter}'; the sides are {', '.join(sides)}"
-        ) from None
+        raise MapError(f"there is no map side '{letter}'; the sides are {', '.join(sides)}") from None

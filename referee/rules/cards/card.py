@@ -90,14 +90,10 @@ def find(registry: dict[str, ScoringCard], name: str) -> ScoringCard:
     for card in registry.values():
         if normalise_name(card.name) == wanted:
             return card
-    close = difflib.get_close_matches(
-        wanted, [normalise_name(n) for n in registry], n=1, cutoff=0.6
-    )
+    close = difflib.get_close_matches(wanted, [normalise_name(n) for n in registry], n=1, cutoff=0.6)
     hint = ""
     if close:
-        hint = " Did you mean " + next(
-            n for n in registry if normalise_name(n) == close[0]
-        ) + "?"
+        hint = " Did you mean " + next(n for n in registry if normalise_name(n) == close[0]) + "?"
     raise UnknownCardError(f"there is no scoring card called '{name}'.{hint}")
 
 

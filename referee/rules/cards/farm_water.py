@@ -19,7 +19,8 @@ def canal_lake(sheet: MapSheet) -> CardScore:
     return CardScore(
         len(water) + len(farms),
         to_cells(water + farms),
-        why=f"{plural(len(water), 'water space')} beside farm and {plural(len(farms), 'farm space')} beside water.",
+        why=f"{plural(len(water), 'water space')} beside farm and "
+        f"{plural(len(farms), 'farm space')} beside water.",
     )
 
 
@@ -48,7 +49,8 @@ def the_golden_granary(sheet: MapSheet) -> CardScore:
     return CardScore(
         len(water) + 3 * len(farms),
         to_cells(water + farms),
-        why=f"{plural(len(water), 'water space')} beside ruins and {plural(len(farms), 'farm space')} on ruins.",
+        why=f"{plural(len(water), 'water space')} beside ruins and "
+        f"{plural(len(farms), 'farm space')} on ruins.",
     )
 
 
@@ -72,8 +74,8 @@ def shoreside_expanse(sheet: MapSheet) -> CardScore:
     return CardScore(
         3 * (len(farms) + len(waters)),
         to_cells(set().union(*farms, *waters)),
-        why=f"{plural(len(farms), 'farm cluster')} away from water and {plural(len(waters), 'water cluster')} "
-        "away from farms, none touching the edge.",
+        why=f"{plural(len(farms), 'farm cluster')} away from water and "
+        f"{plural(len(waters), 'water cluster')} away from farms, none touching the edge.",
     )
 
 
@@ -82,9 +84,7 @@ def craylund(sheet: MapSheet) -> CardScore:
     """Earn seven reputation stars for each cluster of farm spaces adjacent to
     three or more water spaces."""
     codes = sheet.codes
-    scored = [
-        c for c in sheet.clusters(FARM) if sum(codes[n] == WATER for n in sheet.border(c)) >= 3
-    ]
+    scored = [c for c in sheet.clusters(FARM) if sum(codes[n] == WATER for n in sheet.border(c)) >= 3]
     return CardScore(
         7 * len(scored),
         to_cells(set().union(*scored)),
@@ -118,9 +118,7 @@ def ulems_wallow(sheet: MapSheet) -> CardScore:
     """Earn four reputation stars for each water space adjacent to two or more
     farm spaces."""
     codes = sheet.codes
-    water = [
-        i for i in sheet.spaces_of(WATER) if sum(codes[n] == FARM for n in NEIGHBOURS[i]) >= 2
-    ]
+    water = [i for i in sheet.spaces_of(WATER) if sum(codes[n] == FARM for n in NEIGHBOURS[i]) >= 2]
     return CardScore(
         4 * len(water),
         to_cells(water),

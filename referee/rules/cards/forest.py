@@ -91,9 +91,7 @@ def heart_of_the_forest(sheet: MapSheet) -> CardScore:
     """Earn two reputation stars for each forest space surrounded on all four
     sides by forest spaces or the edge of the map."""
     codes = sheet.codes
-    spaces = [
-        i for i in sheet.spaces_of(FOREST) if all(codes[n] == FOREST for n in NEIGHBOURS[i])
-    ]
+    spaces = [i for i in sheet.spaces_of(FOREST) if all(codes[n] == FOREST for n in NEIGHBOURS[i])]
     return CardScore(
         2 * len(spaces),
         to_cells(spaces),

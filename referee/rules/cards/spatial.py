@@ -98,7 +98,8 @@ def dwarvenholds(sheet: MapSheet) -> CardScore:
         7 * (len(rows) + len(cols)),
         to_cells(_spaces(ROWS, rows) | _spaces(COLUMNS, cols)),
         tuple([("row", r) for r in rows] + [("column", c) for c in cols]),
-        why=f"{plural(len(rows), 'complete row')} and {plural(len(cols), 'complete column')} with a mountain.",
+        why=f"{plural(len(rows), 'complete row')} and "
+        f"{plural(len(cols), 'complete column')} with a mountain.",
     )
 
 
@@ -126,7 +127,8 @@ def silos(sheet: MapSheet) -> CardScore:
         10 * len(cols),
         to_cells(_spaces(COLUMNS, cols)),
         tuple(("column", c) for c in cols),
-        why=f"Complete odd-numbered {numbered('column', cols)}." if cols
+        why=f"Complete odd-numbered {numbered('column', cols)}."
+        if cols
         else "No odd-numbered column is complete.",
     )
 

@@ -29,9 +29,7 @@ def great_city(sheet: MapSheet) -> CardScore:
     """Earn one reputation star for each village space in the largest cluster
     of village spaces that is not adjacent to a mountain space."""
     codes = sheet.codes
-    away = [
-        c for c in sheet.clusters(VILLAGE) if not any(codes[n] == MOUNTAIN for n in sheet.border(c))
-    ]
+    away = [c for c in sheet.clusters(VILLAGE) if not any(codes[n] == MOUNTAIN for n in sheet.border(c))]
     if not away:
         return CardScore(0, why="No village cluster stays clear of the mountains.")
     best = max(away, key=len)
@@ -48,9 +46,7 @@ def greengold_plains(sheet: MapSheet) -> CardScore:
     adjacent to three or more different terrain types."""
     codes = sheet.codes
     scored = [
-        c
-        for c in sheet.clusters(VILLAGE)
-        if len({codes[n] for n in sheet.border(c)} & TERRAIN_TYPES) >= 3
+        c for c in sheet.clusters(VILLAGE) if len({codes[n] for n in sheet.border(c)} & TERRAIN_TYPES) >= 3
     ]
     return CardScore(
         3 * len(scored),
