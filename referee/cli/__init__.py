@@ -12,9 +12,9 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from referee.cli import score
+from referee.cli import score, sheet
 
-COMMANDS: tuple[ModuleType, ...] = (score,)
+COMMANDS: tuple[ModuleType, ...] = (score, sheet)
 
 
 class Parser(argparse.ArgumentParser):
