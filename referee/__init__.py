@@ -17,4 +17,5 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the Flask app (``flask --app referee run`` finds this)."""
     from referee.web.app import create_app as _create_app
 
-    return _create_app(test_config)
+    app: Flask = _create_app(test_config)
+    return app
