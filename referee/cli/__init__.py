@@ -12,9 +12,9 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from referee.cli import score, sheet
+from referee.cli import deal, score, sheet
 
-COMMANDS: tuple[ModuleType, ...] = (score, sheet)
+COMMANDS: tuple[ModuleType, ...] = (score, sheet, deal)
 
 
 class Parser(argparse.ArgumentParser):

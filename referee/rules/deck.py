@@ -492,16 +492,18 @@ class Deal:
 
 
 @dataclass(frozen=True)
-class _Card:
+class DeckCard:
+    """A card in the explore deck: an explore, ruins, ambush or hero card."""
+
     name: str
     kind: str
     time: int
 
 
-def explore_deck_cards(explore_set: str, ruins_always: bool) -> tuple[_Card, ...]:
+def explore_deck_cards(explore_set: str, ruins_always: bool) -> tuple[DeckCard, ...]:
     """The explore cards of a set; ruins cards added when ``ruins_always``."""
     cards = [
-        _Card(e.name, "ruins" if e.is_ruins else "explore", e.time)
+        DeckCard(e.name, "ruins" if e.is_ruins else "explore", e.time)
         for e in data.explore_cards()
         if e.game == explore_set or (ruins_always and e.is_ruins)
     ]
@@ -538,9 +540,9 @@ def deal(setup: Setup) -> Deal:
             f"so a season of {most} could never end."
         )
 
-    ambush_deck = rng.shuffle([_Card(name, "ambush", 0) for name in setup.ambushes])
+    ambush_deck = rng.shuffle([DeckCard(name, "ambush", 0) for name in setup.ambushes])
     hero_deck = (
-        rng.shuffle([_Card(h.name, "hero", h.time) for h in data.hero_cards()]) if setup.heroes else []
+        rng.shuffle([DeckCard(h.name, "hero", h.time) for h in data.hero_cards()]) if setup.heroes else []
     )
     deck = rng.shuffle(explore)
 
@@ -551,7 +553,7 @@ def deal(setup: Setup) -> Deal:
             added.append(hero_deck.pop(0))
         deck = rng.shuffle(deck + added)
         start = tuple(c.name for c in deck)
-        turns, revealed = _play_season(deck, printed.threshold, printed.name)
+        turns, revealed = reveal_season(deck, printed.threshold, printed.name)
         seasons.append(
             SeasonDeal(
                 name=printed.name,
@@ -568,10 +570,13 @@ def deal(setup: Setup) -> Deal:
     return Deal(setup, edicts, (seasons[0], seasons[1], seasons[2], seasons[3]))
 
 
-def _play_season(deck: list[_Card], threshold: int, season: str) -> tuple[tuple[Turn, ...], list[_Card]]:
-    """Reveal turns from the top of ``deck`` (consumed) until the threshold."""
+def reveal_season(
+    deck: list[DeckCard], threshold: int, season: str
+) -> tuple[tuple[Turn, ...], list[DeckCard]]:
+    """Reveal turns from the top of ``deck`` (consumed) until the season's time
+    meets ``threshold``; returns the turns and the cards revealed, in order."""
     turns: list[Turn] = []
-    revealed: list[_Card] = []
+    revealed: list[DeckCard] = []
     time = 0
     ruins_waiting = False
     while time < threshold:
