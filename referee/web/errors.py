@@ -1,0 +1,76 @@
+"""Error answers: one clear sentence and the right status, never a traceback.
+
+Browsers get a page; API clients (a path under ``/api/`` or an ``Accept``
+header preferring JSON) get ``{"error": sentence, "status": code}``.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from referee.rules.errors import RefereeError
+
+bp = Blueprint("errors", __name__)
+
+#: What each status means to a player, when the view gave no sentence of its own.
+SENTENCES = {
+    400: "The request could not be understood; go back and check what you entered.",
+    403: "Only the host of this table can do that.",
+    404: "There is no page at this address.",
+    405: "That page cannot be used that way.",
+    409: "The table changed in the meantime; reload the page to see where it stands.",
+    410: "This table has expired.",
+    413: "That upload is too large.",
+    429: "Too many requests; wait a moment and try again.",
+    500: "Something went wrong on the server; try again in a moment.",
+}
+
+CSRF_SENTENCE = "The form had expired or came from another page; reload the page and try again."
+
+
+def wants_json() -> bool:
+    if request.path.startswith("/api/"):
+        return True
+    accept = request.accept_mimetypes
+    return accept["application/json"] > accept["text/html"]
+
+
+def answer(status: int, sentence: str) -> ResponseReturnValue:
+    if wants_json():
+        return jsonify(error=sentence, status=status), status
+    return render_template("errors/error.html", status=status, sentence=sentence), status
+
+
+def sentence_for(error: HTTPException) -> str:
+    """The view's own sentence if it gave one, else the plain one for the status."""
+    status = error.code or 500
+    own = error.description
+    if own and own != type(error).description:
+        return own
+    return SENTENCES.get(status, SENTENCES[500] if status >= 500 else SENTENCES[400])
+
+
+@bp.app_errorhandler(CSRFError)
+def csrf_failed(_error: CSRFError) -> ResponseReturnValue:
+    return answer(400, CSRF_SENTENCE)
+
+
+@bp.app_errorhandler(HTTPException)
+def http_error(error: HTTPException) -> ResponseReturnValue:
+    return answer(error.code or 500, sentence_for(error))
+
+
+@bp.app_errorhandler(RefereeError)
+def referee_error(error: RefereeError) -> ResponseReturnValue:
+    return answer(400, str(error))
+
+
+@bp.app_errorhandler(Exception)
+def unexpected(error: Exception) -> ResponseReturnValue:
+    if isinstance(error, HTTPException):
+        return http_error(error)
+    current_app.logger.exception("unhandled error", exc_info=error)
+    return answer(500, SENTENCES[500])

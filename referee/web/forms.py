@@ -1,0 +1,163 @@
+"""The table setup form: the rulebook's setup choices, checked field by field.
+
+Each field's error is one sentence next to that field. The dealer's own
+``Setup.check()`` has the last word; its sentence is shown beside the field it
+is about.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, RadioField, SelectField, SelectMultipleField, StringField, TextAreaField
+from wtforms.validators import InputRequired, ValidationError
+from wtforms.widgets import CheckboxInput, ListWidget
+
+from referee.rules import data, deck
+from referee.store.models import MAX_NAME_LENGTH
+
+MAX_PLAYERS = 100
+"""The rulebooks allow 1 to 100 players."""
+
+EDITION_CHOICES = [
+    ("base", "Cartographers"),
+    ("heroes", "Cartographers Heroes"),
+    ("combined", "Both games combined"),
+]
+GAME_CHOICES = [("base", "Cartographers"), ("heroes", "Heroes")]
+EDICT_CHOICES = [
+    ("random", "At random from the seed"),
+    ("first_game", "The rulebook's first-game set (Heroes)"),
+    ("chosen", "Chosen by hand"),
+]
+MAP_GAME = {"A": "base", "B": "base", "C": "heroes", "D": "heroes"}
+
+
+class CheckboxesField(SelectMultipleField):
+    """Several choices as checkboxes, each a large tap target."""
+
+    widget = ListWidget(prefix_label=False)
+    option_widget = CheckboxInput()
+
+
+def _map_choices() -> list[tuple[str, str]]:
+    return [(letter, f"{letter}: {side.name}") for letter, side in data.map_sides().items()]
+
+
+def _ambush_choices() -> list[tuple[str, str]]:
+    game_names = dict(GAME_CHOICES)
+    return [(a.name, f"{a.name} ({game_names[a.game]})") for a in data.ambush_cards()]
+
+
+def _scoring_choices() -> dict[str, list[tuple[str, str]]]:
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for back in data.CARD_BACKS:
+        label = data.CARD_BACK_NAMES[back].capitalize()
+        groups[label] = [(s.name, s.name) for s in data.scoring_card_infos() if s.back == back]
+    return groups
+
+
+def player_names(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+class SetupForm(FlaskForm):
+    """Everything the host decides before the first card."""
+
+    edition = RadioField("Game", choices=EDITION_CHOICES, default="base")
+    map_side = RadioField("Map sheet side", choices=_map_choices, default="A")
+    players = TextAreaField(
+        "Players in seat order, going clockwise round the table, one per line",
+        validators=[InputRequired("Type at least one player's name.")],
+    )
+    season_set = RadioField("Season cards", choices=GAME_CHOICES, default="base")
+    explore_set = RadioField("Explore cards", choices=GAME_CHOICES, default="base")
+    heroes = BooleanField("Hero cards in the explore deck", default=True)
+    ambushes = CheckboxesField("Ambush cards (choose four)", choices=_ambush_choices)
+    edicts = RadioField("Scoring cards", choices=EDICT_CHOICES, default="random")
+    edict_a = SelectField("Edict A", choices=_scoring_choices, validate_choice=False)
+    edict_b = SelectField("Edict B", choices=_scoring_choices, validate_choice=False)
+    edict_c = SelectField("Edict C", choices=_scoring_choices, validate_choice=False)
+    edict_d = SelectField("Edict D", choices=_scoring_choices, validate_choice=False)
+    seed = StringField(
+        "Seed: the same seed and choices deal the same game everywhere",
+        default=deck.new_seed,
+        validators=[InputRequired("Type a seed, or keep the one suggested.")],
+        render_kw={"autocomplete": "off", "autocapitalize": "off", "spellcheck": "false"},
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        first = data.first_game_edicts()["heroes"]
+        for letter in deck.EDICT_LETTERS:
+            field = getattr(self, f"edict_{letter.lower()}")
+            if not field.data:
+                field.data = first[letter]
+        self.setup: deck.Setup | None = None
+        self.names: list[str] = []
+
+    def validate_players(self, field: TextAreaField) -> None:
+        names = player_names(field.data or "")
+        if not names:
+            raise ValidationError("Type at least one player's name.")
+        if len(names) > MAX_PLAYERS:
+            raise ValidationError(f"A table seats at most {MAX_PLAYERS} players, not {len(names)}.")
+        long = [n for n in names if len(n) > MAX_NAME_LENGTH]
+        if long:
+            raise ValidationError(
+                f"Keep each name to {MAX_NAME_LENGTH} characters; {long[0][:20]}… is longer."
+            )
+        seen: set[str] = set()
+        for name in names:
+            if name.casefold() in seen:
+                raise ValidationError(f"Two players are called {name}; give them different names.")
+            seen.add(name.casefold())
+        self.names = names
+
+    def validate_seed(self, field: StringField) -> None:
+        try:
+            field.data = deck.check_seed(field.data)
+        except deck.SetupError as error:
+            raise ValidationError(str(error)) from None
+
+    def validate_map_side(self, field: RadioField) -> None:
+        edition = self.edition.data
+        if edition in MAP_GAME.values() and MAP_GAME.get(field.data or "") != edition:
+            sides = " and ".join(k for k, v in MAP_GAME.items() if v == edition)
+            raise ValidationError(
+                f"{dict(EDITION_CHOICES)[edition]} comes with map sides {sides}; "
+                f"combine the two games to use any side."
+            )
+
+    def validate_ambushes(self, field: CheckboxesField) -> None:
+        if self.edition.data == "combined" and len(field.data or []) != 4:
+            raise ValidationError(f"Choose exactly four ambush cards, not {len(field.data or [])}.")
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        if not super().validate(extra_validators):
+            return False
+        combined = self.edition.data == "combined"
+        chosen = tuple(getattr(self, f"edict_{x.lower()}").data for x in deck.EDICT_LETTERS)
+        setup = deck.Setup(
+            edition=self.edition.data or "",
+            seed=self.seed.data or "",
+            season_set=self.season_set.data if combined else "",
+            explore_set=self.explore_set.data if combined else "",
+            heroes=bool(self.heroes.data) if combined else None,
+            ambushes=tuple(self.ambushes.data or ()) if combined else (),
+            edicts=self.edicts.data or "",
+            chosen=(chosen[0], chosen[1], chosen[2], chosen[3]) if self.edicts.data == "chosen" else None,
+            solo=len(self.names) == 1,
+        )
+        try:
+            setup.check()
+        except deck.SetupError as error:
+            message = str(error)
+            field = self.ambushes if "ambush" in message else self.edicts
+            if "seed" in message:
+                field = self.seed
+            field.errors = [*field.errors, message]
+            return False
+        self.setup = setup
+        return True

@@ -1,0 +1,86 @@
+"""Fixtures: a fresh app per test on a temporary SQLite file, and helpers to
+create a table and reveal through the real forms (CSRF token included)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from referee.web.app import create_app
+
+
+def make_app(database: str, instance: Path, **extra: Any) -> Flask:
+    return create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "DATABASE_URL": database,
+            "SERVER_NAME": None,
+            **extra,
+        }
+    )
+
+
+@pytest.fixture()
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "referee.sqlite"
+
+
+@pytest.fixture()
+def app(db_path: Path, tmp_path: Path) -> Iterator[Flask]:
+    yield make_app(f"sqlite:///{db_path}", tmp_path)
+
+
+@pytest.fixture()
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"|name="csrf_token" value="([^"]+)"')
+
+
+def csrf_token(html: str) -> str:
+    match = CSRF.search(html)
+    assert match, "no CSRF token on the page"
+    return match.group(1) or match.group(2)
+
+
+def setup_form(**fields: Any) -> dict[str, Any]:
+    """A valid setup form (base game, three players), overridden by ``fields``."""
+    form: dict[str, Any] = {
+        "edition": "base",
+        "map_side": "A",
+        "players": "Ann\nBen\nCat",
+        "edicts": "random",
+        "seed": "amber-fox-417",
+    }
+    form.update(fields)
+    return {k: v for k, v in form.items() if v is not None}
+
+
+def create_table(client: FlaskClient, **fields: Any) -> tuple[str, str, str]:
+    """Create a table through the form; returns (code, host token, host page html)."""
+    page = client.get("/")
+    response = client.post("/", data={**setup_form(**fields), "csrf_token": csrf_token(page.text)})
+    assert response.status_code == 303, response.text
+    match = re.search(r"/t/([A-Z0-9]+)/host/([^/?#]+)$", response.headers["Location"])
+    assert match, response.headers["Location"]
+    host = client.get(response.headers["Location"])
+    assert host.status_code == 200
+    return match.group(1), match.group(2), host.text
+
+
+def act(client: FlaskClient, code: str, token: str, what: str, taps: int, **headers: str) -> Any:
+    """POST a reveal or undo from the host page, with the page's CSRF token."""
+    page = client.get(f"/t/{code}/host/{token}")
+    return client.post(
+        f"/t/{code}/{what}",
+        data={"csrf_token": csrf_token(page.text), "host": token, "taps": str(taps)},
+        headers=headers,
+    )
