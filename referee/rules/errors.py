@@ -25,3 +25,9 @@ class UnknownCardError(RefereeError):
 class ScoringError(RefereeError):
     """Scoring input that cannot be scored: a coin count off the track, a
     season that does not exist, an edict with no card."""
+
+
+class DrawingError(RefereeError):
+    """A drawing the rules do not allow: a hero on a filled space, a space
+    destroyed that the ambush does not let you destroy, a monster tag on a
+    space that holds no monster."""
