@@ -54,7 +54,7 @@ class SetupError(RefereeError):
     set of ambush or scoring cards), or a tap past the end of the game."""
 
 
-class DealError(RefereeError):
+class DealError(SetupError):
     """The explore deck ran out before a season's time threshold was reached.
     It cannot happen with the printed cards; this guards against bad data."""
 
