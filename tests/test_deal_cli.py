@@ -75,11 +75,11 @@ def test_readable_listing(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.parametrize("seed", ["", "   ", "x" * (MAX_SEED_LENGTH + 1)])
-def test_bad_seeds_exit_2_with_one_line(seed: str) -> None:
-    result = run("--seed", seed, "--edition", "base")
-    assert result.returncode == 2
-    assert result.stdout == b""
-    lines = result.stderr.decode().splitlines()
+def test_bad_seeds_exit_2_with_one_line(seed: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["deal", "--seed", seed, "--edition", "base"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    lines = err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("referee deal: ")
 
 
