@@ -1,0 +1,328 @@
+// The grid editor: paint a map sheet with a thumb or a mouse, then save it.
+// The server checks and scores; this file only edits, previews and posts.
+"use strict";
+
+(function () {
+  const root = document.getElementById("editor");
+  const configNode = document.getElementById("editor-config");
+  if (!root || !configNode) return;
+  const cfg = JSON.parse(configNode.textContent);
+  const canChange = root.dataset.canChange === "yes";
+  const SIZE = 11;
+  const PRINTED = new Set(["^", "#"]);
+  const cells = Array.from(root.querySelectorAll(".grid .cell"));
+  const ruins = new Set(cfg.ruins);
+
+  // --- state ------------------------------------------------------------------------------------
+  let state = fromServer(cfg);
+  let revision = cfg.revision;
+  let dirty = false;
+  const undoStack = [];
+  const redoStack = [];
+  let brush = "F";
+
+  function fromServer(data) {
+    const tags = {};
+    for (const m of data.monsters || []) {
+      for (const [r, c] of m.spaces) tags[r * SIZE + c] = m.ambush;
+    }
+    return {
+      codes: data.map.split(""),
+      coins: data.coins,
+      tags: tags,
+      heroes: (data.heroes || []).map((h) => ({ hero: h.hero, at: h.at.slice(), orientation: h.orientation })),
+    };
+  }
+
+  function clone(s) {
+    return {
+      codes: s.codes.slice(),
+      coins: s.coins,
+      tags: Object.assign({}, s.tags),
+      heroes: s.heroes.map((h) => ({ hero: h.hero, at: h.at.slice(), orientation: h.orientation })),
+    };
+  }
+
+  function attacked() {
+    // Every space inside a hero's attack pattern (they stay active all game).
+    const out = new Set();
+    for (const h of state.heroes) {
+      const offsets = (cfg.heroPatterns[h.hero] || {})[h.orientation] || [];
+      for (const [dr, dc] of offsets) {
+        const r = h.at[0] + dr;
+        const c = h.at[1] + dc;
+        if (r >= 0 && r < SIZE && c >= 0 && c < SIZE) out.add(r * SIZE + c);
+      }
+    }
+    return out;
+  }
+
+  // --- drawing ----------------------------------------------------------------------------------
+  const CLASS = { "^": "mtn", "#": "waste", ".": "empty" };
+
+  function render() {
+    const hits = attacked();
+    cells.forEach((el, i) => {
+      const code = state.codes[i];
+      el.className = "cell t-" + (CLASS[code] || code);
+      if (ruins.has(i)) el.classList.add("ruins");
+      if (hits.has(i)) el.classList.add("attacked");
+      if (solo.has(i)) el.classList.add("target");
+      const tag = state.tags[i];
+      el.textContent = tag && (code === "M" || code === "X") ? cfg.initials[tag] || tag[0] : "";
+    });
+    const count = document.getElementById("coin-count");
+    if (count) count.textContent = state.coins;
+    root.querySelectorAll("#coin-track .coin").forEach((b) => {
+      b.classList.toggle("filled", Number(b.dataset.n) <= state.coins);
+    });
+    const undo = document.getElementById("undo");
+    const redo = document.getElementById("redo");
+    if (undo) undo.disabled = undoStack.length === 0;
+    if (redo) redo.disabled = redoStack.length === 0;
+    const status = document.getElementById("status");
+    if (status) status.textContent = dirty ? "Not saved yet." : "Saved.";
+    const save = document.getElementById("save");
+    if (save) save.classList.toggle("attention", dirty);
+  }
+
+  function say(text, kind) {
+    const banner = document.getElementById("banner");
+    banner.textContent = text;
+    banner.className = "banner " + (kind || "error");
+    banner.hidden = !text;
+  }
+
+  function remember() {
+    undoStack.push(clone(state));
+    if (undoStack.length > 200) undoStack.shift();
+    redoStack.length = 0;
+  }
+
+  function changed() {
+    dirty = true;
+    render();
+  }
+
+  function paint(i, stroke) {
+    const code = state.codes[i];
+    if (PRINTED.has(code)) {
+      if (!stroke.warned) {
+        say("Printed mountains and wastelands cannot be painted over.", "info");
+        stroke.warned = true;
+      }
+      return;
+    }
+    const r = Math.floor(i / SIZE);
+    const c = i % SIZE;
+    if (brush === "H") {
+      if (stroke.hero) return; // one hero per tap
+      stroke.hero = true;
+      state.heroes = state.heroes.filter((h) => !(h.at[0] === r && h.at[1] === c));
+      state.codes[i] = "H";
+      delete state.tags[i];
+      state.heroes.push({
+        hero: document.getElementById("hero-card").value,
+        at: [r, c],
+        orientation: document.getElementById("hero-orientation").value,
+      });
+      // A hero destroys every monster in its attack pattern at once.
+      for (const j of attacked()) if (state.codes[j] === "M") state.codes[j] = "X";
+      return;
+    }
+    if (code === "H") state.heroes = state.heroes.filter((h) => !(h.at[0] === r && h.at[1] === c));
+    if (brush === "M") {
+      const tag = document.getElementById("ambush-tag").value;
+      if (tag) state.tags[i] = tag;
+      else delete state.tags[i];
+      state.codes[i] = attacked().has(i) ? "X" : "M";
+      return;
+    }
+    if (brush !== "X") delete state.tags[i];
+    state.codes[i] = brush;
+  }
+
+  // --- pointer input: tap or drag, touch and mouse alike ------------------------------------------
+  const board = document.getElementById("board");
+  let stroke = null;
+
+  function cellAt(x, y) {
+    const el = document.elementFromPoint(x, y);
+    if (!el || !el.classList.contains("cell") || !board.contains(el)) return -1;
+    return Number(el.dataset.i);
+  }
+
+  function visit(i) {
+    if (i < 0 || stroke.seen.has(i)) return;
+    stroke.seen.add(i);
+    paint(i, stroke);
+    changed();
+  }
+
+  if (canChange) {
+    board.addEventListener("pointerdown", (e) => {
+      const i = cellAt(e.clientX, e.clientY);
+      if (i < 0) return;
+      e.preventDefault();
+      remember();
+      say("");
+      stroke = { seen: new Set(), warned: false, hero: false };
+      if (board.setPointerCapture) board.setPointerCapture(e.pointerId);
+      visit(i);
+    });
+    board.addEventListener("pointermove", (e) => {
+      if (stroke) visit(cellAt(e.clientX, e.clientY));
+    });
+    const end = () => {
+      if (stroke && stroke.seen.size === 0) undoStack.pop();
+      stroke = null;
+      render();
+    };
+    board.addEventListener("pointerup", end);
+    board.addEventListener("pointercancel", end);
+
+    root.querySelectorAll(".brush").forEach((b) => {
+      b.addEventListener("click", () => {
+        brush = b.dataset.brush;
+        root.querySelectorAll(".brush").forEach((o) => o.setAttribute("aria-pressed", String(o === b)));
+        document.getElementById("monster-options").hidden = brush !== "M";
+        const heroOptions = document.getElementById("hero-options");
+        if (heroOptions) heroOptions.hidden = brush !== "H";
+      });
+    });
+
+    root.querySelectorAll("#coin-track .coin").forEach((b) => {
+      b.addEventListener("click", () => {
+        const n = Number(b.dataset.n);
+        remember();
+        // Tapping the last filled coin empties it; any other coin fills the track up to it.
+        state.coins = state.coins === n ? n - 1 : n;
+        changed();
+      });
+    });
+
+    document.getElementById("undo").addEventListener("click", () => {
+      if (!undoStack.length) return;
+      redoStack.push(clone(state));
+      state = undoStack.pop();
+      changed();
+    });
+    document.getElementById("redo").addEventListener("click", () => {
+      if (!redoStack.length) return;
+      undoStack.push(clone(state));
+      state = redoStack.pop();
+      changed();
+    });
+    document.getElementById("save").addEventListener("click", save);
+  }
+
+  // --- saving -----------------------------------------------------------------------------------
+  const csrf = document.querySelector('meta[name="csrf-token"]').content;
+
+  function payload() {
+    const groups = {};
+    for (const [i, name] of Object.entries(state.tags)) {
+      const code = state.codes[Number(i)];
+      if (code !== "M" && code !== "X") continue;
+      (groups[name] = groups[name] || []).push([Math.floor(i / SIZE), i % SIZE]);
+    }
+    return {
+      revision: revision,
+      map: state.codes.join("").match(/.{11}/g).join("\n"),
+      coins: state.coins,
+      monsters: Object.entries(groups).map(([ambush, spaces]) => ({ ambush, spaces })),
+      heroes: state.heroes,
+    };
+  }
+
+  async function post(url, body) {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrf },
+      body: JSON.stringify(body),
+      credentials: "same-origin",
+    });
+    let data = {};
+    try {
+      data = await response.json();
+    } catch (err) {
+      data = { error: "The referee did not answer properly (" + response.status + "); try again." };
+    }
+    return { ok: response.ok, status: response.status, data: data };
+  }
+
+  async function save() {
+    const button = document.getElementById("save");
+    button.disabled = true;
+    try {
+      const { ok, status, data } = await post(cfg.saveUrl, payload());
+      if (!ok) {
+        // Nothing is lost: the page keeps every change until the player decides.
+        say(data.error || "The sheet could not be saved (" + status + ").", "error");
+        return;
+      }
+      revision = data.revision;
+      state = fromServer(data);
+      dirty = false;
+      const warning = document.getElementById("coin-warning");
+      warning.textContent = data.warning || "";
+      warning.hidden = !data.warning;
+      say(data.messages.join(" "), "info");
+      render();
+      if (data.gorgon) window.location.reload();
+    } catch (err) {
+      say("The sheet could not be saved: no connection. Your changes are still here; try again.", "error");
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  window.addEventListener("beforeunload", (e) => {
+    if (!dirty) return;
+    e.preventDefault();
+    e.returnValue = "";
+  });
+
+  const scoreForm = document.getElementById("score-form");
+  if (scoreForm) {
+    scoreForm.addEventListener("submit", (e) => {
+      if (dirty) {
+        e.preventDefault();
+        say("Save the map first: the season is scored from the saved sheet.", "error");
+      }
+    });
+  }
+
+  // --- the solo ambush helper -------------------------------------------------------------------
+  let solo = new Set();
+  let soloSpaces = [];
+  const find = document.getElementById("solo-find");
+  if (find && cfg.soloUrl) {
+    const answer = document.getElementById("solo-answer");
+    const draw = document.getElementById("solo-draw");
+    const ambush = document.getElementById("solo-ambush");
+    find.addEventListener("click", async () => {
+      const { ok, data } = await post(cfg.soloUrl, { map: payload().map, ambush: ambush.value });
+      answer.textContent = ok ? data.sentence : data.error;
+      soloSpaces = ok ? data.spaces : [];
+      solo = new Set(soloSpaces.map(([r, c]) => r * SIZE + c));
+      draw.hidden = soloSpaces.length === 0;
+      render();
+    });
+    draw.addEventListener("click", () => {
+      remember();
+      const hits = attacked();
+      for (const [r, c] of soloSpaces) {
+        const i = r * SIZE + c;
+        state.codes[i] = hits.has(i) ? "X" : "M";
+        state.tags[i] = ambush.value;
+      }
+      solo = new Set();
+      soloSpaces = [];
+      draw.hidden = true;
+      changed();
+    });
+  }
+
+  render();
+})();

@@ -1,0 +1,136 @@
+"""Fixtures for the sheet pages: a fresh app on a temporary SQLite file, a
+table made straight in the database (the dealer's form is tested elsewhere),
+and helpers that act like the editor page: claim a seat, save, score."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from referee.rules import deck
+from referee.store import get_session
+from referee.store import tables as store
+from referee.web.app import create_app
+
+
+@pytest.fixture()
+def app(tmp_path: Path) -> Iterator[Flask]:
+    yield create_app(
+        {"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": f"sqlite:///{tmp_path / 'referee.sqlite'}"}
+    )
+
+
+@pytest.fixture()
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"|name="csrf-token" content="([^"]+)"')
+
+
+def csrf_token(html: str) -> str:
+    match = CSRF.search(html)
+    assert match, "no CSRF token on the page"
+    return match.group(1) or match.group(2)
+
+
+@dataclass
+class TableAt:
+    """A table made for a test: its code, host token and deal."""
+
+    app: Flask
+    code: str
+    host: str
+    deal: deck.Deal
+
+    def set_taps(self, taps: int) -> None:
+        from referee.store.models import GameTable
+
+        with self.app.app_context():
+            session = get_session()
+            table = session.query(GameTable).filter_by(code=self.code).one()
+            table.taps = taps
+            session.commit()
+
+    def season_end(self, s: int) -> int:
+        """The taps at which season ``s`` (0-3) is over."""
+        return sum(len(self.deal.seasons[i].turns) for i in range(s + 1))
+
+    def season_start(self, s: int) -> int:
+        return self.season_end(s - 1) + 1 if s else 0
+
+
+def make_table(
+    app: Flask, players: list[str], edition: str = "base", side: str = "A", seed: str = "sheet-test-1"
+) -> TableAt:
+    setup = deck.Setup(edition=edition, seed=seed, solo=len(players) == 1).check()
+    with app.app_context():
+        table, token = store.create_table(
+            get_session(), {"deal": setup.to_dict(), "map_side": side}, setup.version, players
+        )
+        code = table.code
+    return TableAt(app, code, token, deck.deal(setup))
+
+
+def as_host(client: FlaskClient, t: TableAt) -> None:
+    response = client.get(f"/t/{t.code}/sheets?host={t.host}")
+    assert response.status_code == 303
+
+
+def claim(client: FlaskClient, t: TableAt, seat: int) -> None:
+    page = client.get(f"/t/{t.code}/sheets")
+    response = client.post(f"/t/{t.code}/seats/{seat}/claim", data={"csrf_token": csrf_token(page.text)})
+    assert response.status_code == 303, response.text
+
+
+def editor(client: FlaskClient, t: TableAt, seat: int, season: str) -> tuple[str, dict[str, Any]]:
+    """The editor page and the configuration it hands to editor.js."""
+    import json
+
+    page = client.get(f"/t/{t.code}/sheets/{seat}/{season}")
+    assert page.status_code == 200, page.text
+    raw = re.search(r'<script type="application/json" id="editor-config">(.*?)</script>', page.text, re.S)
+    assert raw
+    return page.text, json.loads(raw.group(1))
+
+
+def save(
+    client: FlaskClient,
+    t: TableAt,
+    seat: int,
+    season: str,
+    rows: list[str] | str,
+    coins: int = 0,
+    **extra: Any,
+) -> Any:
+    """Post a map as the editor does (JSON, CSRF header, the revision it loaded unless given)."""
+    html, config = editor(client, t, seat, season)
+    body = {
+        "revision": config["revision"],
+        "map": rows if isinstance(rows, str) else "\n".join(rows),
+        "coins": coins,
+        "monsters": [],
+        "heroes": [],
+    }
+    body.update(extra)
+    return client.post(
+        f"/t/{t.code}/sheets/{seat}/{season}",
+        json=body,
+        headers={"X-CSRFToken": csrf_token(html), "Accept": "application/json"},
+    )
+
+
+def score(client: FlaskClient, t: TableAt, seat: int, season: str) -> Any:
+    html, _ = editor(client, t, seat, season)
+    return client.post(
+        f"/t/{t.code}/sheets/{seat}/{season}/score",
+        data={"csrf_token": csrf_token(html)},
+        headers={"Accept": "application/json"},
+    )
