@@ -89,7 +89,7 @@ def host_table(code: str, token: str | None) -> GameTable:
 
 def qr_svg(url: str) -> Markup:
     qr = segno.make(url, error="m")
-    return Markup(qr.svg_inline(scale=5, border=2, dark="#000", light="#fff", title=f"Join: {url}"))
+    return Markup(qr.svg_inline(border=2, dark="#000", light="#fff", omitsize=True, title=f"Join: {url}"))
 
 
 def render_table(view: TableView, mode: str, token: str | None = None) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, RadioField, SelectField, SelectMultipleField, StringField, TextAreaField
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, ValidationError
 from wtforms.widgets import CheckboxInput, ListWidget
 
@@ -20,17 +21,17 @@ from referee.store.models import MAX_NAME_LENGTH
 MAX_PLAYERS = 100
 """The rulebooks allow 1 to 100 players."""
 
-EDITION_CHOICES = [
-    ("base", "Cartographers"),
-    ("heroes", "Cartographers Heroes"),
-    ("combined", "Both games combined"),
-]
-GAME_CHOICES = [("base", "Cartographers"), ("heroes", "Heroes")]
-EDICT_CHOICES = [
-    ("random", "At random from the seed"),
-    ("first_game", "The rulebook's first-game set (Heroes)"),
-    ("chosen", "Chosen by hand"),
-]
+EDITIONS = {
+    "base": "Cartographers",
+    "heroes": "Cartographers Heroes",
+    "combined": "Both games combined",
+}
+GAMES = {"base": "Cartographers", "heroes": "Heroes"}
+EDICT_MODES = {
+    "random": "At random from the seed",
+    "first_game": "The rulebook's first-game set (Heroes)",
+    "chosen": "Chosen by hand",
+}
 MAP_GAME = {"A": "base", "B": "base", "C": "heroes", "D": "heroes"}
 
 
@@ -41,21 +42,25 @@ class CheckboxesField(SelectMultipleField):
     option_widget = CheckboxInput()
 
 
-def _map_choices() -> list[tuple[str, str]]:
-    return [(letter, f"{letter}: {side.name}") for letter, side in data.map_sides().items()]
+def _choices(options: dict[str, str]) -> list[SelectChoice]:
+    return [SelectChoice(value, label) for value, label in options.items()]
 
 
-def _ambush_choices() -> list[tuple[str, str]]:
-    game_names = dict(GAME_CHOICES)
-    return [(a.name, f"{a.name} ({game_names[a.game]})") for a in data.ambush_cards()]
+def _map_choices() -> list[SelectChoice]:
+    return [SelectChoice(letter, f"{letter}: {side.name}") for letter, side in data.map_sides().items()]
 
 
-def _scoring_choices() -> dict[str, list[tuple[str, str]]]:
-    groups: dict[str, list[tuple[str, str]]] = {}
-    for back in data.CARD_BACKS:
-        label = data.CARD_BACK_NAMES[back].capitalize()
-        groups[label] = [(s.name, s.name) for s in data.scoring_card_infos() if s.back == back]
-    return groups
+def _ambush_choices() -> list[SelectChoice]:
+    return [SelectChoice(a.name, f"{a.name} ({GAMES[a.game]})") for a in data.ambush_cards()]
+
+
+def _scoring_choices() -> list[SelectChoice]:
+    return [
+        SelectChoice(s.name, s.name, optgroup=data.CARD_BACK_NAMES[back].capitalize())
+        for back in data.CARD_BACKS
+        for s in data.scoring_card_infos()
+        if s.back == back
+    ]
 
 
 def player_names(text: str) -> list[str]:
@@ -65,17 +70,17 @@ def player_names(text: str) -> list[str]:
 class SetupForm(FlaskForm):
     """Everything the host decides before the first card."""
 
-    edition = RadioField("Game", choices=EDITION_CHOICES, default="base")
+    edition = RadioField("Game", choices=_choices(EDITIONS), default="base")
     map_side = RadioField("Map sheet side", choices=_map_choices, default="A")
     players = TextAreaField(
         "Players in seat order, going clockwise round the table, one per line",
         validators=[InputRequired("Type at least one player's name.")],
     )
-    season_set = RadioField("Season cards", choices=GAME_CHOICES, default="base")
-    explore_set = RadioField("Explore cards", choices=GAME_CHOICES, default="base")
+    season_set = RadioField("Season cards", choices=_choices(GAMES), default="base")
+    explore_set = RadioField("Explore cards", choices=_choices(GAMES), default="base")
     heroes = BooleanField("Hero cards in the explore deck", default=True)
     ambushes = CheckboxesField("Ambush cards (choose four)", choices=_ambush_choices)
-    edicts = RadioField("Scoring cards", choices=EDICT_CHOICES, default="random")
+    edicts = RadioField("Scoring cards", choices=_choices(EDICT_MODES), default="random")
     edict_a = SelectField("Edict A", choices=_scoring_choices, validate_choice=False)
     edict_b = SelectField("Edict B", choices=_scoring_choices, validate_choice=False)
     edict_c = SelectField("Edict C", choices=_scoring_choices, validate_choice=False)
@@ -126,8 +131,7 @@ class SetupForm(FlaskForm):
         if edition in MAP_GAME.values() and MAP_GAME.get(field.data or "") != edition:
             sides = " and ".join(k for k, v in MAP_GAME.items() if v == edition)
             raise ValidationError(
-                f"{dict(EDITION_CHOICES)[edition]} comes with map sides {sides}; "
-                f"combine the two games to use any side."
+                f"{EDITIONS[edition]} comes with map sides {sides}; combine the two games to use any side."
             )
 
     def validate_ambushes(self, field: CheckboxesField) -> None:

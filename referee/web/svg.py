@@ -17,8 +17,7 @@ UNIT = 24
 def _frame(width: int, height: int, body: str, label: str, extra_class: str = "") -> Markup:
     return Markup(
         f'<svg class="shape {extra_class}" viewBox="-2 -2 {width * UNIT + 4} {height * UNIT + 4}" '
-        f'width="{width * UNIT + 4}" height="{height * UNIT + 4}" role="img" '
-        f'aria-label="{escape(label)}">{body}</svg>'
+        f'style="--w: {width}; --h: {height}" role="img" aria-label="{escape(label)}">{body}</svg>'
     )
 
 

@@ -3,8 +3,14 @@ create a table and reveal through the real forms (CSRF token included)."""
 
 from __future__ import annotations
 
+import http.cookiejar
 import re
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -84,3 +90,78 @@ def act(client: FlaskClient, code: str, token: str, what: str, taps: int, **head
         data={"csrf_token": csrf_token(page.text), "host": token, "taps": str(taps)},
         headers=headers,
     )
+
+
+class LiveServer:
+    """The app on a real local HTTP server (threaded, like ``flask run``)."""
+
+    def __init__(self, app: Flask) -> None:
+        from werkzeug.serving import make_server
+
+        self.server = make_server("127.0.0.1", 0, app, threaded=True)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.thread.join(5)
+
+
+@pytest.fixture()
+def live(app: Flask) -> Iterator[LiveServer]:
+    server = LiveServer(app)
+    yield server
+    server.stop()
+
+
+class Browserless:
+    """A tiny HTTP client with a cookie jar, for talking to a live server."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), NoRedirect()
+        )
+
+    def request(
+        self, path: str, form: dict[str, Any] | None = None, accept: str = "text/html"
+    ) -> tuple[int, str, dict[str, str]]:
+        body = urllib.parse.urlencode(form, doseq=True).encode() if form is not None else None
+        req = urllib.request.Request(self.base + path, data=body, headers={"Accept": accept})
+        try:
+            with self.opener.open(req, timeout=30) as response:
+                return response.status, response.read().decode(), dict(response.headers)
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode(), dict(error.headers)
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+def live_table(http: Browserless, **fields: Any) -> tuple[str, str]:
+    """Create a table on a live server through the form: (code, host token)."""
+    _, page, _ = http.request("/")
+    status, _, headers = http.request("/", {**setup_form(**fields), "csrf_token": csrf_token(page)})
+    assert status == 303, status
+    match = re.search(r"/t/([A-Z0-9]+)/host/([^/?#]+)$", headers["Location"])
+    assert match
+    return match.group(1), match.group(2)
+
+
+def simultaneous_taps(
+    http: Browserless, code: str, token: str, what: str, seen: int, count: int
+) -> list[int]:
+    """``count`` POSTs of the same tap released at the same instant; their statuses."""
+    _, page, _ = http.request(f"/t/{code}/host/{token}")
+    form = {"csrf_token": csrf_token(page), "host": token, "taps": str(seen)}
+    barrier = threading.Barrier(count)
+
+    def tap() -> int:
+        barrier.wait()
+        return http.request(f"/t/{code}/{what}", form, accept="application/json")[0]
+
+    with ThreadPoolExecutor(count) as pool:
+        return list(pool.map(lambda _: tap(), range(count)))
