@@ -12,9 +12,9 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from referee.cli import deal, score, sheet
+from referee.cli import deal, scan, score, sheet
 
-COMMANDS: tuple[ModuleType, ...] = (score, sheet, deal)
+COMMANDS: tuple[ModuleType, ...] = (score, sheet, deal, scan)
 
 
 class Parser(argparse.ArgumentParser):

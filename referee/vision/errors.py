@@ -1,0 +1,21 @@
+"""Refusals of the sheet reader, each a sentence telling the player what to do."""
+
+from __future__ import annotations
+
+from referee.rules.errors import RefereeError
+
+
+class VisionError(RefereeError):
+    """A photo the reader cannot read; the message says why and what to do."""
+
+
+class NotAnImageError(VisionError):
+    """The upload is not a photo the reader can open."""
+
+
+class NoGridError(VisionError):
+    """No map grid was found in the photo."""
+
+
+class WrongSheetError(VisionError):
+    """A grid was found but it does not match the printed side."""

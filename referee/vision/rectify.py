@@ -1,0 +1,125 @@
+"""Stage 4: straighten the grid into a square canvas, cell by cell.
+
+A homography from the four corners straightens a flat sheet. A sheet that
+curls or bows on the table bends the grid lines, so the reader then finds
+each grid line's actual position in every row and column band and fits a
+smooth correction field through them (a cubic in both directions); the
+picture is resampled once, through the homography and the correction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from referee.rules.geometry import SIZE
+from referee.vision.orient import MARGIN, canonical, canvas_side
+
+S = 32
+"""Canvas pixels per grid square."""
+SEARCH = 6
+"""How far, in canvas pixels, a grid line may sit from where the homography puts it."""
+
+
+@dataclass(frozen=True)
+class Rectified:
+    canvas: NDArray[np.uint8]
+    """RGB, the grid plus ``MARGIN`` squares all round, ``S`` px per square."""
+    corners: NDArray[np.float32]
+    """The grid's outer corners in source pixels, TL, TR, BR, BL."""
+    bend: float
+    """Largest local correction applied, in canvas pixels."""
+    inside: NDArray[np.bool_]
+    """Canvas pixels that come from inside the photo."""
+
+
+def _terms(x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.float64]:
+    return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y, x**3, x * x * y, x * y * y, y**3], axis=-1)
+
+
+def _fit(
+    x: NDArray[np.float64], y: NDArray[np.float64], d: NDArray[np.float64], w: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """Robust weighted least squares of a cubic surface through offsets ``d``."""
+    a = _terms(x, y)
+    keep = w > 0
+    coef = np.zeros(a.shape[1])
+    for _ in range(3):
+        if keep.sum() < 12:
+            return np.zeros(a.shape[1])
+        sw = np.sqrt(w[keep])
+        coef = np.linalg.lstsq(a[keep] * sw[:, None], d[keep] * sw, rcond=None)[0]
+        keep = keep & (np.abs(a @ coef - d) < 1.5)
+    return np.asarray(coef)
+
+
+def _line_offsets(
+    dark: NDArray[np.float32], vertical: bool
+) -> tuple[list[float], list[float], list[float], list[float]]:
+    """Offsets of each grid line in each band: (along, across, offset, weight)."""
+    m = MARGIN * S
+    img = dark if vertical else dark.T
+    xs, ys, ds, ws = [], [], [], []
+    for band in range(SIZE):
+        y0, y1 = round(m + band * S + 3), round(m + (band + 1) * S - 3)
+        strip = img[y0:y1]
+        for k in range(SIZE + 1):
+            x = round(m + k * S)
+            prof = strip[:, x - SEARCH : x + SEARCH + 1].mean(axis=0)
+            i = int(np.argmax(prof))
+            peak = float(prof[i])
+            base = float(np.median(prof))
+            off = float(i - SEARCH)
+            if 0 < i < len(prof) - 1:
+                den = prof[i - 1] - 2 * peak + prof[i + 1]
+                if den < 0:
+                    off += 0.5 * float(prof[i - 1] - prof[i + 1]) / float(den)
+            xs.append(float(x))
+            ys.append((y0 + y1) / 2)
+            ds.append(off)
+            ws.append(max(0.0, peak - base) if abs(off) < SEARCH - 0.5 else 0.0)
+    return xs, ys, ds, ws
+
+
+def rectify(rgb: NDArray[np.uint8], corners: NDArray[np.float32], local: bool = True) -> Rectified:
+    """The canvas of the grid whose upright corners in ``rgb`` are ``corners``."""
+    n = canvas_side(S)
+    h_inv = cv2.getPerspectiveTransform(canonical(S), corners)
+    coarse = cv2.warpPerspective(
+        rgb, h_inv, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderValue=(128, 128, 128)
+    )
+    if not local:
+        return Rectified(coarse, corners, 0.0, _inside(h_inv, rgb.shape, n))
+    dark = 255.0 - coarse.max(axis=2).astype(np.float32)
+    vx, vy, vd, vw = _line_offsets(dark, vertical=True)
+    hx, hy, hd, hw = _line_offsets(dark, vertical=False)
+    scale = float(n)
+    cx = _fit(np.array(vx) / scale, np.array(vy) / scale, np.array(vd), np.array(vw))
+    # horizontal lines: "along" is x, "across" is y
+    cy = _fit(np.array(hy) / scale, np.array(hx) / scale, np.array(hd), np.array(hw))
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float64)
+    lo, hi = MARGIN * S / scale, (MARGIN + SIZE) * S / scale
+    tx, ty = np.clip(xx / scale, lo, hi), np.clip(yy / scale, lo, hi)
+    dx = _terms(tx, ty) @ cx
+    dy = _terms(tx, ty) @ cy
+    bend = float(max(np.abs(dx).max(), np.abs(dy).max()))
+    if bend > 2 * SEARCH:
+        return Rectified(coarse, corners, bend, _inside(h_inv, rgb.shape, n))
+    pts = np.stack([xx + dx, yy + dy, np.ones_like(xx)], axis=-1) @ h_inv.T
+    mx = (pts[..., 0] / pts[..., 2]).astype(np.float32)
+    my = (pts[..., 1] / pts[..., 2]).astype(np.float32)
+    canvas = cv2.remap(rgb, mx, my, cv2.INTER_LINEAR, borderValue=(128, 128, 128))
+    c = canonical(S)
+    ci = np.round(c).astype(int)
+    refined = np.array([[mx[y, x], my[y, x]] for x, y in ci], np.float32)
+    h, w = rgb.shape[:2]
+    inside = (mx >= 0) & (mx <= w - 1) & (my >= 0) & (my <= h - 1)
+    return Rectified(canvas, refined, bend, inside)
+
+
+def _inside(h_inv: NDArray[np.float64], shape: tuple[int, ...], n: int) -> NDArray[np.bool_]:
+    ones = np.full(shape[:2], 255, np.uint8)
+    return cv2.warpPerspective(ones, h_inv, (n, n), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP) > 0
