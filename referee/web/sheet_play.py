@@ -363,7 +363,8 @@ def save(session: Session, table: Table, sheet: SeasonSheet, payload: Any) -> Sa
                 effects["dragon_paid"] = True
                 coins = min(coins + heroes.DRAGON_COINS, themap.side.coin_track)
                 messages.append(
-                    f"Every space of the Dragon is surrounded or destroyed: {heroes.DRAGON_COINS} coins gained."
+                    "Every space of the Dragon is surrounded or destroyed: "
+                    f"{heroes.DRAGON_COINS} coins gained."
                 )
     if seen != sheet.revision or not save_sheet(
         session,

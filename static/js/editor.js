@@ -201,6 +201,16 @@
       });
     });
 
+    const step = (d) => () => {
+      const n = Math.min(cfg.track, Math.max(0, state.coins + d));
+      if (n === state.coins) return;
+      remember();
+      state.coins = n;
+      changed();
+    };
+    document.getElementById("coin-minus").addEventListener("click", step(-1));
+    document.getElementById("coin-plus").addEventListener("click", step(1));
+
     document.getElementById("undo").addEventListener("click", () => {
       if (!undoStack.length) return;
       redoStack.push(clone(state));

@@ -67,10 +67,25 @@ class TableAt:
         return self.season_end(s - 1) + 1 if s else 0
 
 
+#: Edicts easy to count by hand: spring scores A and B, summer B and C, fall C and D, winter D and A.
+EASY_EDICTS = ("Sentinel Wood", "Canal Lake", "Great City", "Borderlands")
+
+
 def make_table(
-    app: Flask, players: list[str], edition: str = "base", side: str = "A", seed: str = "sheet-test-1"
+    app: Flask,
+    players: list[str],
+    edition: str = "base",
+    side: str = "A",
+    seed: str = "sheet-test-1",
+    chosen: tuple[str, str, str, str] | None = None,
 ) -> TableAt:
-    setup = deck.Setup(edition=edition, seed=seed, solo=len(players) == 1).check()
+    setup = deck.Setup(
+        edition=edition,
+        seed=seed,
+        solo=len(players) == 1,
+        edicts="chosen" if chosen else "random",
+        chosen=chosen,
+    ).check()
     with app.app_context():
         table, token = store.create_table(
             get_session(), {"deal": setup.to_dict(), "map_side": side}, setup.version, players
