@@ -1,0 +1,116 @@
+"""A whole game in real headless Chromium: the host sets up a table through
+the form, a follower joins with the code from another browser context, the
+host reveals every card, and the follower sees each turn's cards and each
+season ending at its threshold, exactly as ``deal(setup)`` says.
+
+Skipped when ``/usr/bin/chromium`` is missing, unless ``REFEREE_REQUIRE_BROWSER=1``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.rules import deck
+from tests.web.conftest import LiveServer, make_app
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+SEED = "quiet-otter-512"
+
+
+@pytest.fixture()
+def browser() -> Iterator[Any]:
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("REFEREE_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"{CHROMIUM} is missing and REFEREE_REQUIRE_BROWSER=1")
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture()
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    app = make_app(f"sqlite:///{tmp_path / 'browser.sqlite'}", tmp_path, POLL_MS=150)
+    live = LiveServer(app)
+    yield live
+    live.stop()
+
+
+def turn_seen(page: Any, taps: int) -> dict[str, Any]:
+    """Wait until the page shows ``taps`` reveals, then read what it shows."""
+    page.wait_for_selector(f'#panel[data-taps="{taps}"]', timeout=10_000)
+    panel = page.locator("#panel")
+    return {
+        "cards": page.locator("#panel .turn [data-card]").evaluate_all("els => els.map(e => e.dataset.card)"),
+        "season": panel.get_attribute("data-season"),
+        "time": int(panel.get_attribute("data-time") or -1),
+        "threshold": int(panel.get_attribute("data-threshold") or -1),
+        "over": panel.get_attribute("data-season-over") == "true",
+    }
+
+
+def test_a_whole_game_host_and_follower(browser: Any, server: LiveServer) -> None:
+    phone = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+    host = browser.new_context(**phone).new_page()
+    host.goto(server.url + "/")
+    host.fill("#players", "Ann\nBen\nCat")
+    host.fill("#seed", SEED)
+    host.click("button.big[type=submit]")
+    host.wait_for_url(re.compile(r"/t/\w+/host/"))
+    code = host.locator(".join-code").inner_text().strip()
+
+    follower = browser.new_context(**phone).new_page()
+    follower.goto(server.url + "/")
+    follower.fill("#join-code", code.lower())
+    follower.click(".join-form button")
+    follower.wait_for_url(re.compile(rf"/t/{code}$"))
+    assert follower.locator("button.reveal").count() == 0
+
+    game = deck.deal(deck.Setup("base", SEED))
+    taps = 0
+    seen: list[list[str]] = []
+    ends: list[tuple[str, int]] = []
+    for season in game.seasons:
+        for index, turn in enumerate(season.turns):
+            host.click("button.reveal")
+            taps += 1
+            assert turn_seen(host, taps)["cards"] == [r.name for r in turn.reveals]
+            view = turn_seen(follower, taps)
+            seen.append(view["cards"])
+            assert view["season"] == season.name
+            assert view["time"] == turn.time_after
+            last = index == len(season.turns) - 1
+            assert view["over"] == last
+            assert (view["time"] >= view["threshold"]) == last
+            if last:
+                ends.append((view["season"], view["time"]))
+            if taps == 5:  # a mis-tap taken back: the follower steps back too, the order stays
+                host.click("button.undo")
+                assert turn_seen(follower, 4)["cards"] == seen[3]
+                host.click("button.reveal")
+                assert turn_seen(follower, 5)["cards"] == seen[4]
+
+    assert seen == [[r.name for r in t.reveals] for s in game.seasons for t in s.turns]
+    assert ends == [(s.name, s.time) for s in game.seasons]
+    assert host.locator("button.reveal").is_disabled()
+    assert "Winter is over" in follower.locator("#panel").inner_text()

@@ -1,0 +1,92 @@
+"""The reveal, undo and simultaneous-tap path against a real PostgreSQL server.
+
+Set ``REFEREE_TEST_POSTGRES`` (e.g. ``postgresql+psycopg://referee:referee@
+127.0.0.1:5432/referee_test``); without it the tests are skipped, unless
+``REFEREE_REQUIRE_POSTGRES=1`` makes a missing server a failure (CI).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from sqlalchemy import delete, text
+
+from referee.store import GameTable
+from referee.store.db import engine_of, make_engine
+from tests.web.conftest import (
+    Browserless,
+    LiveServer,
+    act,
+    create_table,
+    live_table,
+    make_app,
+    simultaneous_taps,
+)
+
+pytestmark = pytest.mark.postgres
+
+URL = os.environ.get("REFEREE_TEST_POSTGRES", "")
+REQUIRED = os.environ.get("REFEREE_REQUIRE_POSTGRES") == "1"
+
+
+def _unavailable() -> str | None:
+    if not URL:
+        return "REFEREE_TEST_POSTGRES is not set"
+    engine = make_engine(URL)
+    try:
+        with engine.connect() as connection:
+            connection.execute(text("select 1"))
+    except Exception as error:  # any connection failure means no server to test against
+        return f"PostgreSQL at REFEREE_TEST_POSTGRES is not reachable ({type(error).__name__})"
+    finally:
+        engine.dispose()
+    return None
+
+
+@pytest.fixture()
+def pg_app(tmp_path: Path) -> Iterator[Flask]:
+    reason = _unavailable()
+    if reason:
+        if REQUIRED:
+            pytest.fail(f"{reason}, and REFEREE_REQUIRE_POSTGRES=1")
+        pytest.skip(reason)
+    app = make_app(URL, tmp_path)
+    codes: list[str] = []
+    app.config["CREATED_CODES"] = codes
+    yield app
+    engine = engine_of(app)
+    with engine.begin() as connection:
+        connection.execute(delete(GameTable).where(GameTable.code.in_(codes)))
+    engine.dispose()
+
+
+def test_reveal_and_undo_on_postgres(pg_app: Flask) -> None:
+    assert engine_of(pg_app).dialect.name == "postgresql"
+    client = pg_app.test_client()
+    code, token, _ = create_table(client, seed="iron-lynx-808")
+    pg_app.config["CREATED_CODES"].append(code)
+    for taps in range(3):
+        assert act(client, code, token, "reveal", taps).status_code == 303
+    assert act(client, code, token, "undo", 3).status_code == 303
+    assert client.get(f"/api/t/{code}").get_json()["taps"] == 2
+    assert act(client, code, token, "undo", 3).status_code == 409
+
+
+def test_simultaneous_reveals_on_postgres(pg_app: Flask) -> None:
+    server = LiveServer(pg_app)
+    try:
+        http = Browserless(server.url)
+        code, token = live_table(http)
+        pg_app.config["CREATED_CODES"].append(code)
+        for seen in range(2):
+            statuses = simultaneous_taps(http, code, token, "reveal", seen, 8)
+            assert sorted(statuses) == [200] + [409] * 7
+            _, body, _ = http.request(f"/api/t/{code}", accept="application/json")
+            assert json.loads(body)["taps"] == seen + 1
+    finally:
+        server.stop()
