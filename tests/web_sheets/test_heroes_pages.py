@@ -1,0 +1,176 @@
+"""Cartographers Heroes through the sheet pages: heroes and their attack
+patterns, monster tags, and the four Heroes ambushes' effects. Side C prints
+mountains at rows 2, 4, 6, 9 and 10 (columns 2, 9, 4, 10 and 6)."""
+
+from __future__ import annotations
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.web_sheets.conftest import TableAt, claim, csrf_token, editor, make_table, save, score
+
+BLANK_C = [
+    "...........",
+    ".^.........",
+    "...........",
+    "........^..",
+    "...........",
+    "...^.......",
+    "...........",
+    "...........",
+    ".........^.",
+    ".....^.....",
+    "...........",
+]
+
+
+def drawn(**spaces: str) -> list[str]:
+    """Side C with codes at spaces named like ``r4c5="M"`` (0-based)."""
+    rows = [list(r) for r in BLANK_C]
+    for name, code in spaces.items():
+        r, c = name[1:].split("c")
+        rows[int(r)][int(c)] = code
+    return ["".join(r) for r in rows]
+
+
+def at(config: dict, r: int, c: int) -> str:
+    return config["map"][r * 11 + c]
+
+
+@pytest.fixture()
+def table(app: Flask, client: FlaskClient) -> TableAt:
+    t = make_table(app, ["Ann", "Ben"], edition="heroes", side="C")
+    claim(client, t, 1)
+    return t
+
+
+def test_a_hero_destroys_the_monsters_in_its_pattern_now_and_later(
+    client: FlaskClient, table: TableAt
+) -> None:
+    dobrik = [{"hero": "Dobrik of Lorkheim", "at": [5, 5], "orientation": "printed"}]
+    first = save(client, table, 1, "spring", drawn(r4c5="M", r5c5="H", r7c7="M"), heroes=dobrik)
+    assert first.status_code == 200, first.text
+    assert first.json["map"][4 * 11 + 5] == "X"
+    assert first.json["map"][7 * 11 + 7] == "M"  # outside the pattern
+    assert first.json["messages"] == ["The heroes destroyed the monsters at row 5, column 6."]
+    # Later, a monster drawn inside the pattern is destroyed as well.
+    later = save(
+        client, table, 1, "spring", drawn(r4c5="X", r5c5="H", r6c5="M", r7c7="M"), heroes=first.json["heroes"]
+    )
+    assert later.json["map"][6 * 11 + 5] == "X"
+    # The hero's space destroyed: its pattern stays active.
+    gone = save(
+        client, table, 1, "spring", drawn(r4c5="X", r5c5="X", r6c5="X", r5c4="M"), heroes=later.json["heroes"]
+    )
+    assert gone.status_code == 200, gone.text
+    assert gone.json["map"][5 * 11 + 4] == "X"
+
+
+def test_a_turned_pattern(client: FlaskClient, table: TableAt) -> None:
+    """Freyla attacks the three spaces to her right; turned a quarter clockwise,
+    the three spaces below her."""
+    freyla = [{"hero": "Freyla the True", "at": [0, 0], "orientation": "rotated 90"}]
+    response = save(client, table, 1, "spring", drawn(r0c0="H", r2c0="M", r0c2="M"), heroes=freyla)
+    assert response.json["map"][2 * 11] == "X"
+    assert response.json["map"][2] == "M"
+
+
+def test_a_hero_must_stand_on_a_hero_space(client: FlaskClient, table: TableAt) -> None:
+    hero = [{"hero": "Dal of Jolev", "at": [2, 2], "orientation": "printed"}]
+    response = save(client, table, 1, "spring", drawn(r2c2="F"), heroes=hero)
+    assert response.status_code == 400
+    assert response.json["error"] == "Row 3, column 3 is given the hero Dal of Jolev but holds no hero."
+
+
+def test_a_tag_on_a_space_without_a_monster_is_refused(client: FlaskClient, table: TableAt) -> None:
+    tags = [{"ambush": "Zombie Plague", "spaces": [[0, 0]]}]
+    response = save(client, table, 1, "spring", drawn(r0c0="F"), monsters=tags)
+    assert response.status_code == 400
+    assert "is tagged as the Zombie Plague but holds forest" in response.json["error"]
+
+
+def _confirm(client: FlaskClient, table: TableAt, troll: int | None) -> object:
+    page = client.get(f"/t/{table.code}/sheets/1/spring/score")
+    data = {"csrf_token": csrf_token(page.text)}
+    if troll is not None:
+        data["troll"] = str(troll)
+    return client.post(
+        f"/t/{table.code}/sheets/1/spring/effects", data=data, headers={"Accept": "application/json"}
+    )
+
+
+def test_zombies_spread_after_scoring_once_confirmed(client: FlaskClient, table: TableAt) -> None:
+    """The zombie in the top-right corner has two empty neighbours: row 1,
+    column 10 and row 2, column 11; both become zombies for summer."""
+    tags = [{"ambush": "Zombie Plague", "spaces": [[0, 10]]}]
+    assert save(client, table, 1, "spring", drawn(r0c10="M"), monsters=tags).status_code == 200
+    table.set_taps(table.season_start(1))
+    assert score(client, table, 1, "spring").status_code == 303
+    page = client.get(f"/t/{table.code}/sheets/1/spring/score")
+    assert (
+        "the zombies spread to every empty space next to them:\n        row 1, column 10; row 2, column 11."
+        in (page.text)
+    )
+    early = client.get(f"/t/{table.code}/sheets/1/summer", headers={"Accept": "application/json"})
+    assert early.status_code == 409
+    assert "ambush effects to apply first" in early.json["error"]
+    assert _confirm(client, table, None).status_code == 303
+    _, summer = editor(client, table, 1, "summer")
+    assert at(summer, 0, 9) == at(summer, 1, 10) == "M"
+    assert summer["monsters"] == [{"ambush": "Zombie Plague", "spaces": [[0, 9], [0, 10], [1, 10]]}]
+
+
+def test_the_troll_destroys_the_space_the_player_chooses(client: FlaskClient, table: TableAt) -> None:
+    tags = [{"ambush": "Giant Troll Ravage", "spaces": [[10, 10]]}]
+    save(client, table, 1, "spring", drawn(r10c10="M"), monsters=tags)
+    table.set_taps(table.season_start(1))
+    score(client, table, 1, "spring")
+    page = client.get(f"/t/{table.code}/sheets/1/spring/score")
+    assert "Giant Troll Ravage:</b> choose the empty space next to the troll" in page.text
+    wrong = _confirm(client, table, 0)
+    assert wrong.status_code == 400
+    assert wrong.json["error"] == (
+        "Row 1, column 1 cannot be destroyed; choose one of: row 10, column 11; row 11, column 10."
+    )
+    assert _confirm(client, table, 9 * 11 + 10).status_code == 303
+    _, summer = editor(client, table, 1, "summer")
+    assert at(summer, 9, 10) == "X" and at(summer, 10, 9) == "."
+
+
+def test_the_gorgon_gaze_asks_right_after_the_gorgon_is_drawn(client: FlaskClient, table: TableAt) -> None:
+    tags = [{"ambush": "Gorgon Gaze", "spaces": [[10, 0]]}]
+    response = save(client, table, 1, "spring", drawn(r10c0="M", r9c0="F"), monsters=tags)
+    assert response.json["gorgon"] is True
+    html, config = editor(client, table, 1, "spring")
+    assert "Gorgon Gaze:</b> destroy one non-mountain space next to the Gorgon" in html
+    assert '<option value="99">row 10, column 1</option>' in html
+    assert '<option value="111">row 11, column 2</option>' in html
+    url = f"/t/{table.code}/sheets/1/spring/gorgon"
+    bad = client.post(
+        url,
+        data={"csrf_token": csrf_token(html), "revision": config["revision"], "space": "0"},
+        headers={"Accept": "application/json"},
+    )
+    assert bad.status_code == 400
+    good = client.post(
+        url, data={"csrf_token": csrf_token(html), "revision": config["revision"], "space": "99"}
+    )
+    assert good.status_code == 303
+    html, config = editor(client, table, 1, "spring")
+    assert at(config, 9, 0) == "X"
+    assert "Gorgon Gaze:</b>" not in html
+
+
+def test_the_dragon_pays_three_coins_once_closed_in(client: FlaskClient, table: TableAt) -> None:
+    tags = [{"ambush": "Dragon Inferno", "spaces": [[0, 0], [0, 1]]}]
+    open_dragon = save(
+        client, table, 1, "spring", drawn(r0c0="M", r0c1="M", r1c0="F"), coins=1, monsters=tags
+    )
+    assert open_dragon.json["coins"] == 1  # row 1, column 3 is still empty
+    closed = drawn(r0c0="M", r0c1="M", r1c0="F", r0c2="F")  # row 2, column 2 is a printed mountain
+    paid = save(client, table, 1, "spring", closed, coins=1, monsters=tags)
+    assert paid.json["coins"] == 4
+    assert paid.json["messages"] == ["Every space of the Dragon is surrounded or destroyed: 3 coins gained."]
+    again = save(client, table, 1, "spring", closed, coins=4, monsters=tags)
+    assert again.json["coins"] == 4 and again.json["messages"] == []

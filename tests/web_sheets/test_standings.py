@@ -1,0 +1,113 @@
+"""Settling the game through the pages: four seasons, a tie settled by the
+monsters, the same standings for everyone, the downloads, and solo mode."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.web_sheets.conftest import (
+    EASY_EDICTS,
+    TableAt,
+    as_host,
+    csrf_token,
+    editor,
+    make_table,
+    save,
+    score,
+)
+
+# Edicts: A Sentinel Wood, B Canal Lake, C Great City, D Borderlands.
+# Ann: four forests on the top edge, a monster with three empty neighbours, 3 coins.
+# Ben: the same forests, no monster, no coins.
+ANN = [
+    "FFFF.......",
+    "...^.......",
+    "........^..",
+    "...........",
+    "...........",
+    "M....^.....",
+    "...........",
+    "...........",
+    "..^........",
+    ".......^...",
+    "...........",
+]
+BEN = ["FFFF......."] + ANN[1:5] + [".....^....."] + ANN[6:]
+
+
+def play_four_seasons(client: FlaskClient, t: TableAt) -> None:
+    """By hand, per season (A, B, coins, monsters):
+    Ann: spring 4+0+3-3=4, summer 0+0+3-3=0, fall 0+0+3-3=0, winter 0+4+3-3=4: 8, 12 lost to monsters.
+    Ben: spring 4, summer 0, fall 0, winter 4: 8, none lost. Tied on 8; Ben wins the tiebreak."""
+    as_host(client, t)
+    save(client, t, 1, "spring", ANN, coins=3)
+    save(client, t, 2, "spring", BEN, coins=0)
+    for s, name in enumerate(("spring", "summer", "fall", "winter")):
+        t.set_taps(t.season_end(s))
+        for seat in (1, 2):
+            editor(client, t, seat, name)
+            assert score(client, t, seat, name).status_code == 303
+
+
+def test_a_tie_settled_by_stars_lost_to_monsters(app: Flask, client: FlaskClient) -> None:
+    t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
+    before = client.get(f"/t/{t.code}/standings")
+    assert "The game is not over" in before.text or "Waiting for the winter score" in before.text
+    play_four_seasons(client, t)
+    page = app.test_client().get(f"/t/{t.code}/standings")  # any phone, no seat
+    text = page.text
+    assert text.index('data-player="Ben" data-place="1" data-total="8"') < text.index(
+        'data-player="Ann" data-place="2" data-total="8"'
+    )
+    assert "8 stars, tied with Ann; the tiebreak counts stars lost to monsters: Ben lost 0, Ann 12." in text
+
+
+def test_the_downloads(app: Flask, client: FlaskClient) -> None:
+    t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
+    play_four_seasons(client, t)
+    rows = list(csv.DictReader(io.StringIO(client.get(f"/t/{t.code}/export.csv").text)))
+    assert len(rows) == 8
+    assert [r["total"] for r in rows if r["player"] == "Ann"] == ["4", "0", "0", "4"]
+    assert rows[0]["card_1"] == "Sentinel Wood" and rows[0]["monsters"] == "-3"
+    body = client.get(f"/t/{t.code}/export.json").get_json()
+    assert body["standings"][0]["player"] == "Ben"
+    assert [s["total"] for s in body["standings"]] == [8, 8]
+    assert body["edicts"]["A"] == "Sentinel Wood"
+
+
+def test_solo_ambush_helper_and_rating(app: Flask, client: FlaskClient) -> None:
+    """Solo: the Goblin Attack goes where the solo rules say; the rating is the total
+    minus the four cards' solo numbers (25 + 24 + 16 + 24 = 89)."""
+    t = make_table(app, ["Sol"], chosen=EASY_EDICTS)
+    as_host(client, t)
+    html, config = editor(client, t, 1, "spring")
+    helper = client.post(
+        config["soloUrl"],
+        json={"map": "\n".join(ANN), "ambush": "Goblin Attack"},
+        headers={"X-CSRFToken": csrf_token(html), "Accept": "application/json"},
+    )
+    assert helper.status_code == 200
+    # Its card starts bottom-right; the diagonal of three fits in the very corner.
+    assert "along the edge of the map" in helper.json["sentence"]
+    assert helper.json["spaces"] == [[8, 8], [9, 9], [10, 10]]
+    unknown = client.post(
+        config["soloUrl"],
+        json={"map": "\n".join(ANN), "ambush": "Zombie Plague"},
+        headers={"X-CSRFToken": csrf_token(html), "Accept": "application/json"},
+    )
+    assert unknown.status_code == 400
+    save(client, t, 1, "spring", BEN, coins=0)
+    for s, name in enumerate(("spring", "summer", "fall", "winter")):
+        t.set_taps(t.season_end(s))
+        editor(client, t, 1, name)
+        score(client, t, 1, name)
+    page = client.get(f"/t/{t.code}/standings").text
+    assert (
+        "Score 8 minus the cards&#39; solo numbers 89:" in page
+        or "Score 8 minus the cards' solo numbers 89:" in page
+    )
+    assert "rating <b>-81</b>" in page
