@@ -56,14 +56,19 @@ def read_coins(light: NDArray[np.float32], inside: NDArray[np.bool_]) -> int | N
 
 def _prefix(ink: NDArray[np.float64]) -> int:
     """Coins are filled from the left, so the count is where the track splits
-    best into an inkier left part and a cleaner right part."""
-    best, count = FILLED, 0
-    if ink.min() > FILLED * 1.5:
-        return len(ink)
-    for k in range(1, len(ink) + 1):
-        left = float(np.median(ink[:k]))
-        right = float(np.median(ink[k:])) if k < len(ink) else float(np.median(ink))
-        gap = left - (right if k < len(ink) else 0.06)
-        if gap > best:
-            best, count = gap, k
+    best (Otsu's criterion over prefixes) into an inkier left part and a
+    cleaner right part; a track with no such split is all empty or all full."""
+    n = len(ink)
+    if ink.min() > 0.3:
+        return n
+    best, count = 0.0, 0
+    for k in range(1, n):
+        left, right = float(ink[:k].mean()), float(ink[k:].mean())
+        if left - right < FILLED:
+            continue
+        spread = k * (n - k) * (left - right) ** 2
+        if spread > best:
+            best, count = spread, k
+    if count == 0 and ink.min() > 0.2:
+        return n
     return count

@@ -25,7 +25,7 @@ from referee.vision.errors import VisionError, WrongSheetError
 from referee.vision.grid import find_grid
 from referee.vision.load import load_photo
 from referee.vision.orient import orientation_scores
-from referee.vision.rectify import rectify
+from referee.vision.rectify import Rectified, rectify
 
 DOUBTFUL = 0.85
 """Below this confidence a square is shown to the player as doubtful."""
@@ -104,21 +104,18 @@ def read_sheet(data: bytes, side: str) -> SheetReading:
     gray = cv2.cvtColor(photo.rgb, cv2.COLOR_RGB2GRAY)
     scores = orientation_scores(gray, quad, map_side.letter)
     order = sorted(range(4), key=lambda k: -scores[k])
-    best: tuple[float, int, object, NDArray[np.float32], NDArray[np.float32]] | None = None
+    best: tuple[float, Rectified, NDArray[np.float32], NDArray[np.float32]] | None = None
     for k in order[:2]:
         rect = rectify(photo.rgb, np.roll(quad, -k, axis=0))
         light = even_light(rect.canvas)
         probs = classify(light, map_side)
         seen = _printed_seen(probs, map_side)
         if best is None or seen > best[0]:
-            best = (seen, k, rect, light, probs)
+            best = (seen, rect, light, probs)
         if seen >= PRINTED_SEEN:
             break
     assert best is not None
-    seen, _, rect_obj, light, probs = best
-    from referee.vision.rectify import Rectified
-
-    assert isinstance(rect_obj, Rectified)
+    seen, rect_obj, light, probs = best
     if seen < PRINTED_SEEN:
         raise WrongSheetError(
             f"the printed mountains do not match map side {map_side.letter}: check the side, "
