@@ -28,8 +28,7 @@ def random_map(rng: random.Random) -> tuple[str, str]:
     blank = MapSheet.blank(side)
     density = rng.random()
     codes = [
-        c if c != EMPTY else (rng.choice(WEIGHTED) if rng.random() < density else EMPTY)
-        for c in blank.codes
+        c if c != EMPTY else (rng.choice(WEIGHTED) if rng.random() < density else EMPTY) for c in blank.codes
     ]
     return side, "".join(codes)
 
