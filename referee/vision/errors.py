@@ -13,6 +13,10 @@ class NotAnImageError(VisionError):
     """The upload is not a photo the reader can open."""
 
 
+class TooLargeError(NotAnImageError):
+    """The upload has too many bytes or too many pixels; a smaller photo will do."""
+
+
 class NoGridError(VisionError):
     """No map grid was found in the photo."""
 

@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from referee.vision.errors import NotAnImageError
+from referee.vision.errors import NotAnImageError, TooLargeError
 
 MAX_BYTES = 30 * 1024 * 1024
 """Largest upload read: a 12 MP phone JPEG is 3-8 MB."""
@@ -49,7 +49,7 @@ def load_photo(data: bytes) -> Photo:
     if not data:
         raise NotAnImageError("the file is empty: choose a photo of your map sheet")
     if len(data) > MAX_BYTES:
-        raise NotAnImageError(f"the file is larger than {MAX_BYTES // 2**20} MB: send a smaller photo")
+        raise TooLargeError(f"the file is larger than {MAX_BYTES // 2**20} MB: send a smaller photo")
     if data[4:8] == b"ftyp" and data[8:12] in _HEIF_BRANDS:
         raise NotAnImageError(HEIC_ADVICE)
     try:
@@ -58,7 +58,7 @@ def load_photo(data: bytes) -> Photo:
             img = Image.open(io.BytesIO(data))
             w, h = img.size
             if w * h > MAX_PIXELS:
-                raise NotAnImageError(
+                raise TooLargeError(
                     f"the picture is {w}x{h} pixels, more than {MAX_PIXELS // 1_000_000} megapixels: "
                     "send a smaller photo"
                 )
@@ -71,8 +71,10 @@ def load_photo(data: bytes) -> Photo:
             img.load()
             img = ImageOps.exif_transpose(img)
             img = img.convert("RGB")
+    except NotAnImageError:
+        raise  # our own refusal (too many pixels) is a ValueError too: keep its sentence
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise NotAnImageError(
+        raise TooLargeError(
             "the picture is far too large to be a photo (too many pixels): send a smaller photo"
         ) from None
     except UnidentifiedImageError:
