@@ -65,9 +65,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     store.init_app(app)
 
-    from referee.web import dealer, errors, sheets
+    from referee.web import dealer, errors, photo, sheets
 
     app.register_blueprint(errors.bp)
     app.register_blueprint(dealer.bp)
     app.register_blueprint(sheets.bp)
+    app.register_blueprint(photo.bp)
     return app

@@ -193,12 +193,19 @@ def _editor_config(t: play.Table, seat: Seat, sheet: Any, s: int) -> dict[str, A
 
 @bp.get("/t/<code>/sheets/<int:number>/<season>")
 def edit(code: str, number: int, season: str) -> ResponseReturnValue:
+    return editor_page(code, number, season)
+
+
+def editor_page(code: str, number: int, season: str, **extra: Any) -> str:
+    """The editor page; ``extra`` goes to the template (``reading`` and
+    ``photo_error`` from the photo reader, ``photo.py``)."""
     t = _table(code)
     seat = t.seat(number)
     s = t.season_index(season)
     session = get_session()
     sheet = play.open_sheet(session, t, seat, s)
     config = _editor_config(t, seat, sheet, s)
+    config.update(extra.pop("config", {}))
     targets = play.gorgon_pending(t, sheet)
     return render_template(
         "sheets/editor.html",
@@ -215,6 +222,7 @@ def edit(code: str, number: int, season: str) -> ResponseReturnValue:
         gorgon=[(r * SIZE + c, where(r, c)) for r, c in targets],
         edicts=[(letter, t.deal.edicts[letter]) for letter in t.season_card(s).edicts],
         ambushes_now=t.ambushes_revealed(s),
+        **extra,
     )
 
 

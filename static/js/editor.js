@@ -21,6 +21,21 @@
   const redoStack = [];
   let brush = "F";
 
+  // A photo's reading (photo.py) opens the editor unsaved, with the squares to check
+  // outlined; Undo goes back to the saved map, and only Save makes it count.
+  const reading = cfg.reading || null;
+  const toCheck = new Set(reading ? reading.check : []);
+  if (reading) {
+    undoStack.push(clone(state));
+    state = fromServer({
+      map: reading.map,
+      coins: reading.coins === null ? cfg.coins : reading.coins,
+      monsters: cfg.monsters,
+      heroes: reading.heroes,
+    });
+    dirty = true;
+  }
+
   function fromServer(data) {
     const tags = {};
     for (const m of data.monsters || []) {
@@ -68,9 +83,15 @@
       if (ruins.has(i)) el.classList.add("ruins");
       if (hits.has(i)) el.classList.add("attacked");
       if (solo.has(i)) el.classList.add("target");
+      if (toCheck.has(i)) el.classList.add("doubtful");
       const tag = state.tags[i];
       el.textContent = tag && (code === "M" || code === "X") ? cfg.initials[tag] || tag[0] : "";
     });
+    root.querySelectorAll(".photo-marks [data-i]").forEach((m) => {
+      m.hidden = !toCheck.has(Number(m.dataset.i));
+    });
+    const checkCount = document.getElementById("check-count");
+    if (checkCount) checkCount.textContent = toCheck.size;
     const count = document.getElementById("coin-count");
     if (count) count.textContent = state.coins;
     root.querySelectorAll("#coin-track .coin").forEach((b) => {
@@ -155,6 +176,7 @@
   function visit(i) {
     if (i < 0 || stroke.seen.has(i)) return;
     stroke.seen.add(i);
+    toCheck.delete(i); // a square the player touched is checked
     paint(i, stroke);
     changed();
   }
@@ -274,6 +296,9 @@
       revision = data.revision;
       state = fromServer(data);
       dirty = false;
+      toCheck.clear();
+      const note = document.getElementById("photo-note");
+      if (note) note.hidden = true;
       const warning = document.getElementById("coin-warning");
       warning.textContent = data.warning || "";
       warning.hidden = !data.warning;

@@ -1,0 +1,230 @@
+"""Photograph my sheet: read a photo of the paper map into the grid editor, unsaved.
+
+The player photographs the sheet; the reader (``referee.vision.reader``)
+turns it into map codes. The answer is the ordinary editor, pre-filled with
+the reading and the straightened photo beside it, every doubtful square
+outlined. Nothing is saved here: the player checks, fixes by tapping and
+presses the editor's own Save, with the revision the page was built from,
+so a sheet another phone saved meanwhile is never overwritten. The photo is
+read from the request and never stored (Werkzeug drops its spool at the end
+of the request); only a small JPEG of the straightened grid goes back to
+the page, as a data URL.
+
+Also here, because they serve players who play on paper: the printable map
+sheets (PDF, A4 and Letter) and the legend that says how to mark a sheet so
+the reader can read it.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+from functools import lru_cache
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from PIL import Image
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+
+from referee.rules import terrain
+from referee.rules.data import map_sides
+from referee.rules.geometry import SIZE
+from referee.store import get_session
+from referee.store.sheets import SeasonSheet
+from referee.vision.errors import NoGridError, TooLargeError, VisionError, WrongSheetError
+from referee.vision.printable import PAPERS, PrintableError, sheet_pdf
+from referee.vision.reader import SheetReading, read_sheet
+from referee.web import sheet_play as play
+from referee.web import sheets
+from referee.web.errors import answer, wants_json
+
+bp = Blueprint("photo", __name__)
+
+PHOTO_JPEG_QUALITY = 80
+"""The straightened photo sent back to the page: about 40 KB."""
+PRINT_MAX_AGE = 7 * 86400
+"""Printable sheets change only with a new release; browsers may keep them a week."""
+PAPER_NAMES = {"a4": "A4", "letter": "Letter"}
+
+
+class PhotoForm(FlaskForm):
+    """The photo upload; Flask-WTF checks its CSRF token."""
+
+    photo = FileField(
+        "Photograph my sheet",
+        validators=[FileRequired("Choose a photo of your map sheet first.")],
+    )
+
+
+def _status(error: VisionError) -> int:
+    """413 for a photo too large, 422 for a good picture with no readable sheet, else 400."""
+    if isinstance(error, TooLargeError):
+        return 413
+    if isinstance(error, NoGridError | WrongSheetError):
+        return 422
+    return 400
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**20:g} MB" if n >= 2**20 else f"{max(1, round(n / 1024))} KB"
+
+
+def limit_sentence(what: str = "upload") -> str:
+    """Over the upload limit: the limit, and how to send a smaller JPEG."""
+    limit = int(current_app.config.get("MAX_CONTENT_LENGTH") or 0)
+    return (
+        f"That {what} is too large. The referee accepts at most {_size(limit)}: send a smaller JPEG "
+        "(on a phone, press Photograph my sheet to take a fresh photo, or share the photo from your "
+        "gallery at a smaller size, as JPEG rather than HEIC or PNG)."
+    )
+
+
+# --- reading a photo -------------------------------------------------------------------------------
+
+
+def _photo_url(reading: SheetReading) -> str:
+    """The straightened grid, with the name line and coin track round it, as a small JPEG."""
+    out = io.BytesIO()
+    Image.fromarray(reading.canvas).save(out, "JPEG", quality=PHOTO_JPEG_QUALITY, optimize=True)
+    return "data:image/jpeg;base64," + base64.b64encode(out.getvalue()).decode("ascii")
+
+
+def reading_config(t: play.Table, sheet: SeasonSheet, reading: SheetReading) -> dict[str, Any]:
+    """What the editor needs to start from the reading instead of the saved map.
+
+    ``check`` lists the squares to outline: those the reader doubts, filled
+    spaces of the saved map that the photo reads differently (a filled space
+    is never emptied in play), and heroes with no hero card yet."""
+    codes = "".join(reading.grid)
+    saved = sheet.map_text.replace("\n", "")
+    doubtful = {r * SIZE + c for r, c in reading.doubtful()}
+    changed = {
+        i
+        for i, (was, now) in enumerate(zip(saved, codes, strict=True))
+        if was in terrain.DRAWN and now != was and now != terrain.DESTROYED
+    }
+    # A hero already on the saved sheet keeps its card and pattern while its space
+    # still reads as the hero (or destroyed); any other hero space needs its card.
+    heroes = [h for h in sheet.heroes or [] if codes[h["at"][0] * SIZE + h["at"][1]] in "HX"]
+    named = {h["at"][0] * SIZE + h["at"][1] for h in heroes}
+    unnamed = {i for i, code in enumerate(codes) if code == terrain.HERO and i not in named}
+    track = t.side.coin_track
+    coins = min(reading.coins, track) if reading.coins is not None else None
+    return {
+        "map": codes,
+        "coins": coins,
+        "heroes": heroes,
+        "doubtful": sorted(doubtful),
+        "changed": sorted(changed - doubtful),
+        "unnamed": sorted(unnamed),
+        "check": sorted(doubtful | changed | unnamed),
+        "confidence": [v for row in reading.confidence for v in row],
+    }
+
+
+def _refuse(code: str, number: int, season: str, status: int, sentence: str) -> ResponseReturnValue:
+    """The editor again with the refusal on top (JSON for API clients); nothing saved changes."""
+    if wants_json():
+        return answer(status, sentence)
+    return sheets.editor_page(code, number, season, photo_error=sentence), status
+
+
+@bp.post("/t/<code>/sheets/<int:number>/<season>/photo")
+def read(code: str, number: int, season: str) -> ResponseReturnValue:
+    t = sheets._table(code)
+    seat = t.seat(number)
+    sheets.require_change(t.table, seat)
+    s = t.season_index(season)
+    session = get_session()
+    sheet = play.open_sheet(session, t, seat, s)
+    if s < 3 and play.find_score(session, seat, s + 1) is not None:
+        abort(409, "A later season has been scored; this season's map can no longer change.")
+    form = PhotoForm()
+    if not form.validate_on_submit():
+        errors = form.photo.errors or next(iter(form.errors.values()), ["The form could not be read."])
+        return _refuse(code, number, season, 400, sheets.sentence(str(errors[0])))
+    data = form.photo.data.read()
+    try:
+        reading = read_sheet(data, t.side.letter)
+    except VisionError as error:
+        return _refuse(code, number, season, _status(error), sheets.sentence(str(error)))
+    config = reading_config(t, sheet, reading)
+    if wants_json():
+        return jsonify(
+            revision=sheet.revision,
+            grid=list(reading.grid),
+            confidence=[list(row) for row in reading.confidence],
+            coins=reading.coins,
+            corners=[list(c) for c in reading.corners],
+            check=[divmod(i, SIZE) for i in config["check"]],
+            photo=_photo_url(reading),
+        )
+    return sheets.editor_page(
+        code, number, season, config={"reading": config}, reading=config, photo_url=_photo_url(reading)
+    )
+
+
+@bp.app_errorhandler(RequestEntityTooLarge)
+def too_large(error: RequestEntityTooLarge) -> ResponseReturnValue:
+    """Over ``MAX_CONTENT_LENGTH``: say the limit and how to send less; on the
+    photo route, the editor again, its saved sheet untouched."""
+    if request.endpoint != "photo.read":
+        return answer(413, limit_sentence())
+    view = request.view_args or {}
+    try:
+        return _refuse(view["code"], view["number"], view["season"], 413, limit_sentence("photo"))
+    except HTTPException:
+        return answer(413, limit_sentence("photo"))  # no such table or seat: the plain page
+
+
+# --- paper: printable sheets and the legend ----------------------------------------------------------
+
+
+@lru_cache(maxsize=len(PAPERS) * 4)
+def _pdf(side: str, paper: str) -> bytes:
+    return sheet_pdf(side, paper)
+
+
+@bp.get("/print/map-sheet-<side>-<paper>.pdf")
+def printable(side: str, paper: str) -> ResponseReturnValue:
+    side = side.upper()
+    if side not in map_sides():
+        abort(404, f"There is no map side {side}: the sides are A, B, C and D.")
+    try:
+        body = _pdf(side, paper.lower())
+    except PrintableError:
+        abort(404, f"Map sheets print on A4 or Letter paper, not {paper}.")
+    response = Response(body, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = (
+        f'inline; filename="cartographers-map-sheet-{side}-{PAPER_NAMES[paper.lower()]}.pdf"'
+    )
+    response.cache_control.public = True
+    response.cache_control.max_age = PRINT_MAX_AGE
+    response.set_etag(hashlib.sha256(body).hexdigest()[:32])
+    return response.make_conditional(request)
+
+
+@bp.app_template_global()
+def printable_sheets() -> list[dict[str, str]]:
+    """Every side at every paper size, for the download links (a template global,
+    so that imported macros see it)."""
+    return [
+        {"side": side, "paper": paper, "label": f"Side {side}, {PAPER_NAMES[paper]}"}
+        for side in sorted(map_sides())
+        for paper in PAPERS
+    ]
+
+
+@bp.app_template_global()
+def photo_limit() -> int:
+    """The largest upload in bytes, for the page to check a photo before sending it."""
+    return int(current_app.config.get("MAX_CONTENT_LENGTH") or 0)
+
+
+@bp.get("/legend")
+def legend() -> ResponseReturnValue:
+    return render_template("legend.html", sides=sorted(map_sides()), papers=PAPER_NAMES)

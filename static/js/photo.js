@@ -1,0 +1,68 @@
+// Photograph my sheet: send the photo as soon as it is taken or chosen.
+// A very large photo is first made smaller here (never below 2400 px on its long side,
+// well above what the reader uses), so it uploads quickly over a table's Wi-Fi.
+// Without JavaScript the form still works: choose a file and press "Read this photo".
+"use strict";
+
+(function () {
+  const form = document.getElementById("photo-form");
+  if (!form) return;
+  const input = document.getElementById("photo-input");
+  const send = document.getElementById("photo-send");
+  const status = document.getElementById("photo-status");
+  const label = form.querySelector(".photo-button");
+  const limit = Number(form.dataset.limit) || 0;
+  const SHRINK_ABOVE = 2 * 1024 * 1024; // bytes: a phone's full-size JPEG is 3 to 8 MB
+  const LONG_SIDE = 2400; // pixels kept on the long side when shrinking
+
+  send.hidden = true; // the photo goes as soon as it is chosen
+
+  async function smaller(file) {
+    // The photo itself when it is small already or cannot be decoded here
+    // (the server then says what is wrong with it).
+    if (file.size <= SHRINK_ABOVE || !window.createImageBitmap || !window.DataTransfer) return file;
+    try {
+      const bitmap = await createImageBitmap(file, { imageOrientation: "from-image" });
+      const k = Math.min(1, LONG_SIDE / Math.max(bitmap.width, bitmap.height));
+      const canvas = document.createElement("canvas");
+      canvas.width = Math.round(bitmap.width * k);
+      canvas.height = Math.round(bitmap.height * k);
+      canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+      const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.9));
+      if (!blob || blob.size >= file.size) return file;
+      return new File([blob], "sheet.jpg", { type: "image/jpeg" });
+    } catch (err) {
+      return file;
+    }
+  }
+
+  function busy(text) {
+    status.textContent = text;
+    label.classList.add("busy");
+    label.setAttribute("aria-disabled", "true");
+  }
+
+  input.addEventListener("change", async () => {
+    const file = input.files && input.files[0];
+    if (!file) return;
+    busy("Preparing the photo…");
+    const chosen = await smaller(file);
+    if (chosen !== file) {
+      const list = new DataTransfer();
+      list.items.add(chosen);
+      input.files = list.files;
+    }
+    if (limit && chosen.size > limit) {
+      label.classList.remove("busy");
+      label.removeAttribute("aria-disabled");
+      status.textContent =
+        "That photo is too large. The referee accepts at most " + Math.floor(limit / 1048576) + " MB: " +
+        "send a smaller JPEG.";
+      input.value = "";
+      return;
+    }
+    busy("Reading your photo…");
+    // With unsaved changes on the page, the browser asks before leaving it (editor.js).
+    form.submit();
+  });
+})();

@@ -1,0 +1,313 @@
+"""Photograph my sheet: a photo pre-fills the editor and saves nothing until
+the player confirms with Save; every kind of bad photo gets the reader's
+sentence and its status, and the saved sheet stays as it was."""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+from collections.abc import Callable
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from PIL import Image
+
+from referee.rules.sheet import MapSheet
+from referee.vision.reader import read_sheet
+from referee.web.photo import reading_config
+from tests.web_photo.conftest import (
+    page_config,
+    photo_error,
+    post_photo,
+    sample,
+    stored_sheets,
+)
+from tests.web_sheets.conftest import as_host, claim, editor, make_table, save
+
+
+def _table(app: Flask, client: FlaskClient, side: str = "A") -> Any:
+    t = make_table(app, ["Ann", "Ben"], side=side)
+    claim(client, t, 1)
+    editor(client, t, 1, "spring")  # opens (stores) Ann's spring sheet
+    return t
+
+
+# --- a good photo ---------------------------------------------------------------------------------------
+
+
+def test_photo_prefills_the_editor_and_saves_nothing(app: Flask, client: FlaskClient) -> None:
+    t = _table(app, client)
+    data, truth = sample()
+    before = stored_sheets(app, t)
+    response = post_photo(client, t, 1, "spring", data)
+    assert response.status_code == 200, photo_error(response.text)
+    reading = read_sheet(data, truth["side"])
+    config = page_config(response.text)
+    shown = config["reading"]
+    assert shown["map"] == "".join(reading.grid)
+    assert shown["coins"] == reading.coins
+    doubtful = [r * 11 + c for r, c in reading.doubtful()]
+    assert shown["doubtful"] == doubtful
+    assert set(doubtful) <= set(shown["check"])
+    # The page starts from the reading but keeps the saved revision for the Save.
+    assert config["revision"] == before[0][4]
+    assert stored_sheets(app, t) == before
+    # The squares to check are outlined on the photo too.
+    assert len(re.findall(r'<span data-i="\d+" style="--r:', response.text)) == len(shown["check"])
+    assert "Not saved yet" in response.text
+
+
+def test_the_photo_shown_is_a_small_picture_of_the_grid(app: Flask, client: FlaskClient) -> None:
+    t = _table(app, client)
+    data, _ = sample()
+    response = post_photo(client, t, 1, "spring", data)
+    found = re.search(r'<img src="data:image/jpeg;base64,([^"]+)"', response.text)
+    assert found
+    jpeg = base64.b64decode(found.group(1))
+    assert len(jpeg) < 100_000 < len(data)
+    picture = Image.open(io.BytesIO(jpeg))
+    assert picture.format == "JPEG" and picture.size == (448, 448)
+
+
+def test_confirming_with_save_stores_the_reading(app: Flask, client: FlaskClient) -> None:
+    t = _table(app, client)
+    data, _ = sample()
+    config = page_config(post_photo(client, t, 1, "spring", data).text)
+    reading = config["reading"]
+    rows = [reading["map"][i : i + 11] for i in range(0, 121, 11)]
+    coins = reading["coins"] if reading["coins"] is not None else 0
+    response = save(client, t, 1, "spring", rows, coins=coins, revision=config["revision"])
+    assert response.status_code == 200, response.text
+    [(_, _, stored, stored_coins, revision)] = [s for s in stored_sheets(app, t) if s[0] == 1]
+    assert stored == MapSheet.parse("\n".join(rows), "A").text()
+    assert stored_coins == coins and revision == config["revision"] + 1
+
+
+def test_a_stale_confirm_is_refused(app: Flask, client: FlaskClient) -> None:
+    t = _table(app, client)
+    data, _ = sample()
+    config = page_config(post_photo(client, t, 1, "spring", data).text)
+    # Meanwhile the host saves Ann's sheet from another phone.
+    host = app.test_client()
+    as_host(host, t)
+    first = ["F" + row[1:] for row in MapSheet.blank("A").text().splitlines()[:1]]
+    host_rows = first + MapSheet.blank("A").text().splitlines()[1:]
+    assert save(host, t, 1, "spring", host_rows).status_code == 200
+    saved = stored_sheets(app, t)
+    rows = [config["reading"]["map"][i : i + 11] for i in range(0, 121, 11)]
+    response = save(client, t, 1, "spring", rows, revision=config["revision"])
+    assert response.status_code == 409
+    assert "changed" in response.json["error"] or "another" in response.json["error"]
+    assert stored_sheets(app, t) == saved
+    assert saved[0][2].splitlines()[0].startswith("F")
+
+
+def test_json_clients_get_the_reading(app: Flask, client: FlaskClient) -> None:
+    t = _table(app, client)
+    data, truth = sample()
+    response = post_photo(client, t, 1, "spring", data, headers={"Accept": "application/json"})
+    assert response.status_code == 200
+    body = response.json
+    reading = read_sheet(data, truth["side"])
+    assert body["grid"] == list(reading.grid)
+    assert body["coins"] == reading.coins
+    assert body["revision"] == stored_sheets(app, t)[0][4]
+    assert body["photo"].startswith("data:image/jpeg;base64,")
+
+
+def test_a_filled_space_read_as_empty_is_outlined(app: Flask, client: FlaskClient) -> None:
+    t = _table(app, client)
+    data, truth = sample()
+    reading = read_sheet(data, truth["side"])
+    codes = "".join(reading.grid)
+    doubtful = {r * 11 + c for r, c in reading.doubtful()}
+    i = next(i for i, code in enumerate(codes) if code == "." and i not in doubtful)
+    # Spring was saved with a forest there; the photo shows the space empty.
+    rows = [list(row) for row in MapSheet.blank("A").text().splitlines()]
+    rows[i // 11][i % 11] = "F"
+    assert save(client, t, 1, "spring", ["".join(r) for r in rows]).status_code == 200
+    shown = page_config(post_photo(client, t, 1, "spring", data).text)["reading"]
+    assert i in shown["changed"] and i in shown["check"]
+    assert shown["map"][i] == "."
+
+
+def test_reading_config_counts_what_to_check() -> None:
+    """Counted by hand: a 2-square doubt, a forest read as empty, a destroyed
+    forest (not a change), a hero with a card and a hero without one."""
+    blank = MapSheet.blank("A").text().splitlines()
+    grid = [list(row) for row in blank]
+    saved = [list(row) for row in blank]
+    saved[0][0] = "F"  # read as empty below: changed
+    saved[0][1] = "F"
+    grid[0][1] = "X"  # destroyed over the forest: allowed, not a change
+    saved[2][2] = "H"
+    grid[2][2] = "H"  # the saved hero, still there: keeps its card
+    saved[4][4] = "H"
+    grid[4][4] = "A"  # the saved hero's space reads as a farm: its card goes, and it is a change
+    grid[6][6] = "H"  # a new hero with no card yet
+    confidence = [[1.0] * 11 for _ in range(11)]
+    confidence[9][9] = confidence[10][0] = 0.4
+    reading = SimpleNamespace(
+        grid=tuple("".join(r) for r in grid),
+        confidence=tuple(tuple(r) for r in confidence),
+        coins=20,
+        doubtful=lambda: [(9, 9), (10, 0)],
+    )
+    sheet = SimpleNamespace(
+        map_text="\n".join("".join(r) for r in saved),
+        heroes=[
+            {"hero": "A", "at": [2, 2], "orientation": "printed"},
+            {"hero": "B", "at": [4, 4], "orientation": "printed"},
+        ],
+    )
+    table = SimpleNamespace(side=SimpleNamespace(coin_track=14))
+    config = reading_config(table, sheet, reading)  # type: ignore[arg-type]
+    assert config["doubtful"] == [9 * 11 + 9, 10 * 11]
+    assert config["changed"] == [0, 4 * 11 + 4]
+    assert config["unnamed"] == [6 * 11 + 6]
+    assert config["check"] == [0, 4 * 11 + 4, 6 * 11 + 6, 9 * 11 + 9, 10 * 11]
+    assert config["heroes"] == [{"hero": "A", "at": [2, 2], "orientation": "printed"}]
+    assert config["coins"] == 14  # never more than the track holds
+
+
+# --- bad photos -----------------------------------------------------------------------------------------
+
+
+def _jpeg(array: np.ndarray) -> bytes:
+    out = io.BytesIO()
+    Image.fromarray(array).save(out, "JPEG", quality=85)
+    return out.getvalue()
+
+
+def _something_else() -> bytes:
+    rng = np.random.default_rng(3)
+    img = Image.fromarray((rng.random((90, 120, 3)) * 255).astype(np.uint8))
+    out = io.BytesIO()
+    img.resize((1200, 900), Image.Resampling.BICUBIC).save(out, "JPEG", quality=85)
+    return out.getvalue()
+
+
+def _blank_page() -> bytes:
+    rng = np.random.default_rng(4)
+    page = np.full((1000, 800, 3), 235, np.float32) + rng.normal(0, 3, (1000, 800, 3))
+    return _jpeg(np.clip(page, 0, 255).astype(np.uint8))
+
+
+def _bomb() -> bytes:
+    out = io.BytesIO()
+    Image.new("1", (12000, 8000)).save(out, "PNG")
+    return out.getvalue()
+
+
+def _truncated() -> bytes:
+    data, _ = sample()
+    return data[: len(data) // 2]
+
+
+def _too_big(app: Flask) -> bytes:
+    return b"\xff\xd8\xff" + b"\0" * int(app.config["MAX_CONTENT_LENGTH"])
+
+
+BAD: list[tuple[str, Callable[[Flask], bytes], int, str]] = [
+    ("not an image", lambda app: b"Cartographers is a map-drawing game.\n" * 50, 400, "not a picture"),
+    ("truncated jpeg", lambda app: _truncated(), 400, "incomplete"),
+    ("zero bytes", lambda app: b"", 400, "The file is empty"),
+    ("over the size limit", _too_big, 413, "at most 16 MB"),
+    ("decompression bomb", lambda app: _bomb(), 413, "send a smaller photo"),
+    ("heic", lambda app: b"\0\0\0\x18ftypheic\0\0\0\0mif1heic" + b"\0" * 500, 400, "send it as JPEG"),
+    ("photo of something else", lambda app: _something_else(), 422, "No map grid found"),
+    ("blank page", lambda app: _blank_page(), 422, "No map grid found"),
+]
+
+
+@pytest.mark.parametrize(("name", "make", "status", "words"), BAD, ids=[b[0] for b in BAD])
+def test_bad_photo_gets_its_sentence_and_status(
+    app: Flask, client: FlaskClient, name: str, make: Callable[[Flask], bytes], status: int, words: str
+) -> None:
+    t = _table(app, client)
+    assert save(client, t, 1, "spring", MapSheet.blank("A").text(), coins=2).status_code == 200
+    before = stored_sheets(app, t)
+    response = post_photo(client, t, 1, "spring", make(app))
+    assert response.status_code == status
+    sentence = photo_error(response.text)
+    assert sentence is not None and words in sentence, sentence
+    assert sentence.endswith(".") and "\n" not in sentence
+    # The editor is there again, on the saved sheet, with no reading.
+    config = page_config(response.text)
+    assert "reading" not in config and config["revision"] == before[0][4]
+    assert stored_sheets(app, t) == before
+
+
+@pytest.mark.parametrize(
+    ("name", "make", "status", "words"),
+    [b for b in BAD if b[0] in {"not an image", "over the size limit", "blank page"}],
+)
+def test_bad_photo_answers_json_clients(
+    app: Flask, client: FlaskClient, name: str, make: Callable[[Flask], bytes], status: int, words: str
+) -> None:
+    t = _table(app, client)
+    response = post_photo(client, t, 1, "spring", make(app), headers={"Accept": "application/json"})
+    assert response.status_code == status
+    assert response.json["status"] == status and words in response.json["error"]
+
+
+def test_a_photo_of_another_side_is_refused(app: Flask, client: FlaskClient) -> None:
+    t = _table(app, client, side="B")
+    data, truth = sample()
+    assert truth["side"] == "A"
+    before = stored_sheets(app, t)
+    response = post_photo(client, t, 1, "spring", data)
+    assert response.status_code == 422
+    assert "map side B" in (photo_error(response.text) or "")
+    assert stored_sheets(app, t) == before
+
+
+def test_no_file_chosen(app: Flask, client: FlaskClient) -> None:
+    t = _table(app, client)
+    response = post_photo(client, t, 1, "spring", None)
+    assert response.status_code == 400
+    assert photo_error(response.text) == "Choose a photo of your map sheet first."
+
+
+def test_only_the_seat_or_the_host_may_send_a_photo(app: Flask, client: FlaskClient) -> None:
+    t = _table(app, client)
+    editor(client, t, 2, "spring")  # Ben's sheet, as Ann's phone sees it
+    before = stored_sheets(app, t)
+    data, _ = sample()
+    response = post_photo(client, t, 2, "spring", data)
+    assert response.status_code == 403
+    assert "Only Ben or the host" in response.text
+    assert stored_sheets(app, t) == before
+
+
+def test_a_form_without_its_csrf_token_is_refused(app: Flask, client: FlaskClient) -> None:
+    t = _table(app, client)
+    data, _ = sample()
+    response = post_photo(client, t, 1, "spring", data, token=False)
+    assert response.status_code == 400
+    assert "reload the page" in response.text
+
+
+def test_too_large_elsewhere_says_the_limit(app: Flask, client: FlaskClient) -> None:
+    response = client.post("/", data=b"x" * (int(app.config["MAX_CONTENT_LENGTH"]) + 1))
+    assert response.status_code == 413
+    assert "That upload is too large. The referee accepts at most 16 MB: send a smaller JPEG" in response.text
+
+
+def test_the_editor_offers_the_camera(app: Flask, client: FlaskClient) -> None:
+    t = _table(app, client)
+    html, _ = editor(client, t, 1, "spring")
+    form = re.search(r'<form id="photo-form".*?</form>', html, re.S)
+    assert form
+    assert 'enctype="multipart/form-data"' in form.group(0)
+    assert 'name="csrf_token"' in form.group(0)
+    assert re.search(r'<input type="file"[^>]*accept="image/\*"[^>]*capture="environment"', form.group(0))
+    assert "Photograph my sheet" in form.group(0)
+    # Ben's sheet, seen from Ann's phone, has no camera button.
+    html, _ = editor(client, t, 2, "spring")
+    assert 'id="photo-form"' not in html
