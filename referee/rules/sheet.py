@@ -134,13 +134,16 @@ class MapSheet:
         return (i for i, x in enumerate(self.codes) if x == code)
 
     @cached_property
-    def _clusters(self) -> dict[str, list[Cluster]]:
+    def _groups(self) -> dict[str, list[Cluster]]:
+        """Connected groups of one code, for each terrain type and for empty
+        spaces, in reading order of their first space (one flood fill)."""
+        wanted = terrain.TERRAIN_TYPES | {terrain.EMPTY}
         seen = [False] * SPACES
         found: dict[str, list[Cluster]] = {}
         codes = self.codes
         for start in range(SPACES):
             code = codes[start]
-            if seen[start] or code not in terrain.TERRAIN_TYPES:
+            if seen[start] or code not in wanted:
                 continue
             seen[start] = True
             stack = [start]
@@ -157,27 +160,14 @@ class MapSheet:
     def clusters(self, code: str) -> list[Cluster]:
         """Clusters of one terrain type: "a group of connected spaces that all
         have the same terrain type", in reading order of their first space."""
-        return self._clusters.get(code, [])
+        if code not in terrain.TERRAIN_TYPES:
+            raise ValueError(f"'{code}' is not a terrain type")
+        return self._groups.get(code, [])
 
-    @cached_property
+    @property
     def empty_regions(self) -> list[Cluster]:
         """Connected groups of empty spaces (the Starlit Sigil's clusters)."""
-        seen = [False] * SPACES
-        regions = []
-        for start in range(SPACES):
-            if seen[start] or self.codes[start] != terrain.EMPTY:
-                continue
-            seen[start] = True
-            stack = [start]
-            members = [start]
-            while stack:
-                for n in NEIGHBOURS[stack.pop()]:
-                    if not seen[n] and self.codes[n] == terrain.EMPTY:
-                        seen[n] = True
-                        stack.append(n)
-                        members.append(n)
-            regions.append(frozenset(members))
-        return regions
+        return self._groups.get(terrain.EMPTY, [])
 
     def border(self, group: Iterable[int]) -> set[int]:
         """The spaces outside ``group`` that are adjacent to it."""
