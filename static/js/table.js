@@ -26,6 +26,9 @@
         holder.innerHTML = html;
         var fresh = holder.querySelector("#panel");
         if (fresh) panel().replaceWith(fresh);
+        // Once cards are out, fold the invitation away so the card is what the host sees.
+        var invite = document.querySelector("details.invite");
+        if (invite && taps() > 0) invite.open = false;
         if (message) showMessage(message);
       });
   }
