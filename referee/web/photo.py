@@ -32,6 +32,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from referee.rules import terrain
 from referee.rules.data import map_sides
+from referee.rules.errors import RefereeError
 from referee.rules.geometry import SIZE
 from referee.store import get_session
 from referee.store.sheets import SeasonSheet
@@ -43,6 +44,8 @@ from referee.web import sheets
 from referee.web.errors import answer, wants_json
 
 bp = Blueprint("photo", __name__)
+# A refused sheet (a season not begun, a seat that does not exist) answers as on the sheet pages.
+bp.register_error_handler(RefereeError, sheets._refused)
 
 PHOTO_JPEG_QUALITY = 80
 """The straightened photo sent back to the page: about 40 KB."""

@@ -21,13 +21,14 @@ from referee.rules.sheet import MapSheet
 from referee.vision.reader import read_sheet
 from referee.web.photo import reading_config
 from tests.web_photo.conftest import (
+    multipart,
     page_config,
     photo_error,
     post_photo,
     sample,
     stored_sheets,
 )
-from tests.web_sheets.conftest import as_host, claim, editor, make_table, save
+from tests.web_sheets.conftest import as_host, claim, csrf_token, editor, make_table, save, score
 
 
 def _table(app: Flask, client: FlaskClient, side: str = "A") -> Any:
@@ -59,7 +60,7 @@ def test_photo_prefills_the_editor_and_saves_nothing(app: Flask, client: FlaskCl
     assert stored_sheets(app, t) == before
     # The squares to check are outlined on the photo too.
     assert len(re.findall(r'<span data-i="\d+" style="--r:', response.text)) == len(shown["check"])
-    assert "Not saved yet" in response.text
+    assert "not saved yet" in response.text
 
 
 def test_the_photo_shown_is_a_small_picture_of_the_grid(app: Flask, client: FlaskClient) -> None:
@@ -311,3 +312,30 @@ def test_the_editor_offers_the_camera(app: Flask, client: FlaskClient) -> None:
     # Ben's sheet, seen from Ann's phone, has no camera button.
     html, _ = editor(client, t, 2, "spring")
     assert 'id="photo-form"' not in html
+
+
+def test_a_season_not_begun_cannot_be_photographed(app: Flask, client: FlaskClient) -> None:
+    t = _table(app, client)
+    html, _ = editor(client, t, 1, "spring")
+    body, content_type = multipart({"csrf_token": csrf_token(html)}, sample()[0])
+    response = client.post(
+        f"/t/{t.code}/sheets/1/summer/photo",
+        data=body,
+        content_type=content_type,
+        headers={"Accept": "application/json"},
+    )
+    assert response.status_code == 409
+    assert "Summer has not begun yet" in response.json["error"]
+
+
+def test_a_later_scored_season_freezes_the_map(app: Flask, client: FlaskClient) -> None:
+    t = _table(app, client)
+    t.set_taps(t.season_end(0))
+    assert score(client, t, 1, "spring").status_code in (302, 303)
+    t.set_taps(t.season_end(1))
+    assert score(client, t, 1, "summer").status_code in (302, 303)
+    before = stored_sheets(app, t)
+    response = post_photo(client, t, 1, "spring", sample()[0], headers={"Accept": "application/json"})
+    assert response.status_code == 409
+    assert "can no longer change" in response.json["error"]
+    assert stored_sheets(app, t) == before

@@ -1,0 +1,149 @@
+"""Photograph my sheet in real headless Chromium at phone size: the photo is
+chosen with the file input (as the camera would hand it over), the editor
+opens pre-filled with the doubtful squares outlined, the player fixes a square
+by tapping, saves, and the stored map is the reading with that fix. A
+screenshot of the pre-filled editor goes to /tmp/shots/."""
+
+from __future__ import annotations
+
+import io
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from PIL import Image
+from werkzeug.serving import make_server
+
+from referee.vision.reader import read_sheet
+from tests.web_photo.conftest import SAMPLE, SAMPLES, sample, stored_sheets
+from tests.web_sheets.conftest import make_table
+from tests.web_sheets.test_browser import ARGS, CHROMIUM, _browser_or_skip
+
+SHOTS = Path("/tmp/shots")
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+@pytest.fixture()
+def server(app: Flask) -> Iterator[str]:
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{srv.server_port}"
+    srv.shutdown()
+    thread.join(5)
+
+
+def _phone(browser: Any, server: str, code: str) -> tuple[Any, list[str]]:
+    """A phone that claimed seat 1 and shows its editor."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server}/t/{code}/sheets")
+    page.locator(".seat").nth(0).locator("text=This is me").click()
+    page.wait_for_selector("#photo-form")
+    return page, errors
+
+
+def _classes(page: Any, i: int) -> str:
+    return page.locator(f'#board .cell[data-i="{i}"]').get_attribute("class") or ""
+
+
+def test_photograph_fix_and_save(app: Flask, server: str) -> None:
+    sync_playwright = _browser_or_skip()
+    SHOTS.mkdir(exist_ok=True)
+    data, truth = sample()
+    reading = read_sheet(data, truth["side"])
+    codes = "".join(reading.grid)
+    true_codes = "".join(truth["grid"])
+    wrong = [i for i in range(121) if codes[i] != true_codes[i]]
+    doubtful = [r * 11 + c for r, c in reading.doubtful()]
+    t = make_table(app, ["Ann", "Ben"], side=truth["side"])
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page, errors = _phone(browser, server, t.code)
+        before = stored_sheets(app, t)
+        with page.expect_navigation():
+            page.set_input_files("#photo-input", str(SAMPLES / f"{SAMPLE}.jpg"))
+        page.wait_for_selector("#photo-note")
+        assert "not saved yet" in page.locator("#photo-note").inner_text()
+        assert page.locator(".photo-figure img").evaluate("img => img.naturalWidth") == 448
+
+        # The editor shows the reading, with every doubtful square outlined.
+        shown = "".join(
+            page.locator("#board .cell").evaluate_all(
+                "cells => cells.map(c => { const k = [...c.classList].find(x => x.startsWith('t-')).slice(2);"
+                " return {mtn: '^', waste: '#', empty: '.'}[k] || k; })"
+            )
+        )
+        assert shown == codes
+        outlined = page.locator("#board .cell.doubtful").evaluate_all("cells => cells.map(c => +c.dataset.i)")
+        assert set(doubtful) <= set(outlined)
+        assert page.locator(".photo-marks span:not([hidden])").count() == len(outlined)
+        page.screenshot(path=str(SHOTS / "photo-390x844.png"))
+        page.screenshot(path=str(SHOTS / "photo-390x844-full.png"), full_page=True)
+        assert stored_sheets(app, t) == before  # nothing saved yet
+
+        # Fix one square by tapping: the reader's mistake if it made one, else a doubtful square.
+        paintable = [i for i in doubtful if codes[i] not in "^#"] + [i for i in range(121) if codes[i] == "."]
+        fix = (wrong or paintable)[0]
+        want = true_codes[fix] if wrong else ("F" if codes[fix] == "." else ".")
+        page.click(f'.brush[data-brush="{want}"]')
+        page.locator(f'#board .cell[data-i="{fix}"]').tap()
+        assert "doubtful" not in _classes(page, fix)
+        page.click("#save")
+        page.wait_for_function("document.getElementById('status').textContent === 'Saved.'")
+        assert page.locator("#photo-note").is_hidden()
+        assert errors == []
+        browser.close()
+
+    expected = codes[:fix] + want + codes[fix + 1 :]
+    [(_, _, stored, coins, revision)] = stored_sheets(app, t)
+    assert stored.replace("\n", "") == expected
+    assert revision == before[0][4] + 1
+    if reading.coins is not None:
+        assert coins == reading.coins
+    if len(wrong) == 1:
+        assert stored.replace("\n", "") == true_codes
+
+
+def test_a_big_photo_is_made_smaller_before_it_is_sent(app: Flask, server: str, tmp_path: Path) -> None:
+    sync_playwright = _browser_or_skip()
+    data, truth = sample()
+    big = Image.open(io.BytesIO(data)).convert("RGB")
+    big = big.resize((big.width * 3, big.height * 3), Image.Resampling.BICUBIC)
+    path = tmp_path / "big.jpg"
+    big.save(path, "JPEG", quality=98)
+    assert path.stat().st_size > 2 * 2**20 and max(big.size) > 2400
+    t = make_table(app, ["Ann", "Ben"], side=truth["side"])
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page, errors = _phone(browser, server, t.code)
+        sent: list[int] = []
+        page.on("request", lambda r: r.method == "POST" and sent.append(len(r.post_data_buffer or b"")))
+        with page.expect_navigation():
+            page.set_input_files("#photo-input", str(path))
+        page.wait_for_selector("#photo-note")
+        assert errors == []
+        browser.close()
+    assert sent and sent[0] < path.stat().st_size / 2
+
+
+def test_a_bad_file_shows_the_sentence(app: Flask, server: str, tmp_path: Path) -> None:
+    sync_playwright = _browser_or_skip()
+    path = tmp_path / "notes.jpg"
+    path.write_bytes(b"Cartographers is a map-drawing game.\n" * 50)
+    t = make_table(app, ["Ann", "Ben"])
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page, errors = _phone(browser, server, t.code)
+        with page.expect_navigation():
+            page.set_input_files("#photo-input", str(path))
+        assert "not a picture the reader can open" in page.locator("#photo-error").inner_text()
+        assert page.locator("#photo-note").count() == 0
+        assert errors == []
+        browser.close()
