@@ -115,6 +115,7 @@
   }
 
   function remember() {
+    touched = true;
     undoStack.push(clone(state));
     if (undoStack.length > 200) undoStack.shift();
     redoStack.length = 0;
@@ -312,8 +313,18 @@
     }
   }
 
+  // For photo.js: are there changes a new photo would throw away, and leave without asking.
+  let touched = false; // the player changed something on this page
+  let leaving = false;
+  window.refereeEditor = {
+    unsaved: () => dirty && (touched || !reading),
+    leave: () => {
+      leaving = true;
+    },
+  };
+
   window.addEventListener("beforeunload", (e) => {
-    if (!dirty) return;
+    if (!dirty || leaving) return;
     e.preventDefault();
     e.returnValue = "";
   });

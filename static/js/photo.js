@@ -42,9 +42,20 @@
     label.setAttribute("aria-disabled", "true");
   }
 
+  function ready() {
+    label.classList.remove("busy");
+    label.removeAttribute("aria-disabled");
+  }
+  window.addEventListener("pageshow", ready); // back from the next page: usable again
+
   input.addEventListener("change", async () => {
     const file = input.files && input.files[0];
     if (!file) return;
+    const editor = window.refereeEditor;
+    if (editor && editor.unsaved() && !window.confirm("The photo will replace the changes you have not saved. Go on?")) {
+      input.value = "";
+      return;
+    }
     busy("Preparing the photo…");
     const chosen = await smaller(file);
     if (chosen !== file) {
@@ -53,8 +64,7 @@
       input.files = list.files;
     }
     if (limit && chosen.size > limit) {
-      label.classList.remove("busy");
-      label.removeAttribute("aria-disabled");
+      ready();
       status.textContent =
         "That photo is too large. The referee accepts at most " + Math.floor(limit / 1048576) + " MB: " +
         "send a smaller JPEG.";
@@ -62,7 +72,7 @@
       return;
     }
     busy("Reading your photo…");
-    // With unsaved changes on the page, the browser asks before leaving it (editor.js).
+    if (editor) editor.leave(); // asked above already
     form.submit();
   });
 })();

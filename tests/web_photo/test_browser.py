@@ -147,3 +147,32 @@ def test_a_bad_file_shows_the_sentence(app: Flask, server: str, tmp_path: Path) 
         assert page.locator("#photo-note").count() == 0
         assert errors == []
         browser.close()
+
+
+def test_a_photo_over_unsaved_changes_asks_first(app: Flask, server: str) -> None:
+    sync_playwright = _browser_or_skip()
+    t = make_table(app, ["Ann", "Ben"])
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page, errors = _phone(browser, server, t.code)
+        page.click('.brush[data-brush="V"]')
+        page.locator('#board .cell[data-i="0"]').tap()
+        posts: list[str] = []
+        page.on("request", lambda r: r.method == "POST" and posts.append(r.url))
+        asked: list[str] = []
+
+        def dismiss(dialog: Any) -> None:
+            asked.append(dialog.message)
+            dialog.dismiss()
+
+        page.once("dialog", dismiss)
+        page.set_input_files("#photo-input", str(SAMPLES / f"{SAMPLE}.jpg"))
+        page.wait_for_timeout(300)
+        assert asked and "not saved" in asked[0]
+        assert posts == [] and "t-V" in _classes(page, 0)  # kept, nothing sent
+        page.once("dialog", lambda dialog: dialog.accept())
+        with page.expect_navigation():
+            page.set_input_files("#photo-input", str(SAMPLES / f"{SAMPLE}.jpg"))
+        page.wait_for_selector("#photo-note")
+        assert len(posts) == 1 and errors == []
+        browser.close()
