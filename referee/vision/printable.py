@@ -8,6 +8,7 @@ margin, so the reader sees on a home-printed sheet exactly what it expects.
 from __future__ import annotations
 
 import io
+import time
 
 from PIL import Image
 
@@ -18,6 +19,9 @@ PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9
 """Paper sizes in millimetres, portrait."""
 DPI = 200
 MARGIN_MM = 8.0
+PRINTED_ON = time.gmtime(1_767_225_600)  # 2026-01-01T00:00:00Z
+"""A fixed date in the PDF's metadata, so the same sheet is the same bytes
+(one ETag for every download, and no test racing the clock)."""
 
 
 class PrintableError(RefereeError):
@@ -39,5 +43,14 @@ def sheet_pdf(side: str, paper: str = "a4", copies: int = 1) -> bytes:
     page.paste(sheet, ((page.width - sheet.width) // 2, (page.height - sheet.height) // 2))
     out = io.BytesIO()
     pages = [page] * copies
-    pages[0].save(out, "PDF", resolution=DPI, save_all=True, append_images=pages[1:])
+    pages[0].save(
+        out,
+        "PDF",
+        resolution=DPI,
+        save_all=True,
+        append_images=pages[1:],
+        title=f"Cartographers map sheet, side {side.upper()}",
+        creationDate=PRINTED_ON,
+        modDate=PRINTED_ON,
+    )
     return out.getvalue()

@@ -75,7 +75,34 @@
   // --- drawing ----------------------------------------------------------------------------------
   const CLASS = { "^": "mtn", "#": "waste", ".": "empty" };
 
+  // Each mountain closed in on all four sides earned a coin: warn, as the player
+  // paints, when the coin track shows fewer (season.coin_warning says the same on save).
+  function surroundedMountains() {
+    let n = 0;
+    state.codes.forEach((code, i) => {
+      if (code !== "^") return;
+      const r = Math.floor(i / SIZE), c = i % SIZE;
+      const around = [[r - 1, c], [r + 1, c], [r, c - 1], [r, c + 1]]
+        .filter(([y, x]) => y >= 0 && y < SIZE && x >= 0 && x < SIZE);
+      if (around.every(([y, x]) => state.codes[y * SIZE + x] !== ".")) n += 1;
+    });
+    return Math.min(n, cfg.track);
+  }
+
+  function renderCoinWarning() {
+    const warning = document.getElementById("coin-warning");
+    if (!warning) return;
+    const n = surroundedMountains();
+    const short = state.coins < n;
+    warning.hidden = !short;
+    warning.textContent = short
+      ? "The map surrounds " + n + " mountain" + (n === 1 ? "" : "s") + ", each worth a coin, " +
+        "but the coin track shows only " + state.coins + "."
+      : "";
+  }
+
   function render() {
+    renderCoinWarning();
     const hits = attacked();
     cells.forEach((el, i) => {
       const code = state.codes[i];
@@ -300,9 +327,6 @@
       toCheck.clear();
       const note = document.getElementById("photo-note");
       if (note) note.hidden = true;
-      const warning = document.getElementById("coin-warning");
-      warning.textContent = data.warning || "";
-      warning.hidden = !data.warning;
       say(data.messages.join(" "), "info");
       render();
       if (data.gorgon) window.location.reload();

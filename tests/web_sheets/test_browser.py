@@ -194,3 +194,27 @@ def _map_with(forests: int, monster: bool) -> str:
     if monster:
         rows[5][0] = "M"
     return "\n".join("".join(r) for r in rows)
+
+
+def test_coin_warning_follows_the_brush(app: Flask, server: str) -> None:
+    """Closing in the mountain at row 2, column 4 of side A earns a coin: the
+    editor warns while the track shows none, and stops once a coin is filled."""
+    sync_playwright = _browser_or_skip()
+    t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True).new_page()
+        page.goto(f"{server}/t/{t.code}/sheets")
+        page.locator(".seat").nth(0).locator("text=This is me").click()
+        page.wait_for_selector("#board")
+        warning = page.locator("#coin-warning")
+        _brush(page, "Village")
+        for r, c in ((0, 3), (1, 2), (1, 4)):
+            page.click(f'#board .cell[data-i="{r * 11 + c}"]')
+        assert warning.is_hidden()  # three sides filled: not yet surrounded
+        page.click(f'#board .cell[data-i="{2 * 11 + 3}"]')
+        assert warning.is_visible()
+        assert "surrounds 1 mountain" in warning.inner_text()
+        page.click('#coin-track .coin[data-n="1"]')
+        assert warning.is_hidden()
+        browser.close()
