@@ -2,8 +2,9 @@
 
 Prints the grid detection rate, cell accuracy overall and per marking style,
 a confusion matrix, the share of sheets read without an error, the share of
-wrong cells the reader flagged as doubtful, coin accuracy, and the median and
-95th percentile seconds per photo on one core.
+wrong cells the reader flagged as doubtful (and of right cells: the false
+alarms a player has to look at), coin accuracy, and the median and 95th
+percentile seconds per photo on one core.
 
 Usage::
 
@@ -36,6 +37,7 @@ def bench(folder: Path) -> dict[str, object]:
     cells: Counter[str] = Counter()
     clean: Counter[str] = Counter()
     wrong_flagged = wrong = 0
+    right_flagged = right_total = 0
     coins_right = coins_read = 0
     confusion = np.zeros((len(CLASSES), len(CLASSES)), int)
     failures: list[str] = []
@@ -66,6 +68,8 @@ def bench(folder: Path) -> dict[str, object]:
                 cells[style] += 1
                 if t == p:
                     right[style] += 1
+                    right_total += 1
+                    right_flagged += reading.confidence[r][c] < DOUBTFUL
                 else:
                     errors += 1
                     wrong += 1
@@ -83,6 +87,7 @@ def bench(folder: Path) -> dict[str, object]:
         "sheets_without_error": sum(clean.values()) / max(n, 1),
         "wrong_cells_flagged": wrong_flagged / max(wrong, 1),
         "wrong_cells": wrong,
+        "right_cells_flagged": right_flagged / max(right_total, 1),
         "coins_read": coins_read / max(n, 1),
         "coins_right_when_read": coins_right / max(coins_read, 1),
         "seconds_median": float(np.median(times)) if times else None,
@@ -109,6 +114,7 @@ def show(r: dict[str, object]) -> str:
         f"cell accuracy          {r['cell_accuracy']:.2%}",
         f"sheets without error   {r['sheets_without_error']:.1%}",
         f"wrong cells flagged    {r['wrong_cells_flagged']:.1%} of {r['wrong_cells']}",
+        f"right cells flagged    {r['right_cells_flagged']:.2%}",
         f"coins read             {r['coins_read']:.1%}, right when read {r['coins_right_when_read']:.1%}",
         f"seconds per photo      median {r['seconds_median']:.3f}, p95 {r['seconds_p95']:.3f} (one core)",
     ]

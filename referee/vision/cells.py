@@ -1,12 +1,24 @@
 """Stage 5: what is drawn in each square, with how sure the reader is.
 
-Light is evened out first (paper is the brightest thing in each part of the
-canvas), then each square's inside (its grid lines trimmed off) is described
-by its colours (a hue histogram weighted by saturation), its darkness on a
-12x12 grid (letters, icons and the destroyed X) and a few overall figures.
-A small two-layer network, written in numpy and trained by
-``tools/train_cells.py`` on synthetic photos, turns that into a probability
-for each map code. Its weights ship in ``cells.npz`` beside this module.
+Light first. The colour of the light is taken from the bare paper in the
+ring around the grid (the brighter part of it, so a pencil or a finger on
+the margin does not count); the brightness of the light, which shadows and
+gradients change from place to place, from the brightest pixels near each
+square. Only brightness is corrected locally, so a large patch of yellow or
+blue keeps its colour instead of being taken for paper.
+
+Then each square's inside (its grid lines trimmed off) is described. Pencil
+lies on paper like a filter: the light it takes away, ``1 - pixel``, points
+in the same direction in colour space however hard or lightly the square
+was shaded, however much of it is covered and however blurred the photo is.
+So the colour features are a histogram of that direction (two coordinates
+across the grey axis) over the inked pixels, weighted by how much ink there
+is, plus its mean and spread; graphite is the ink that takes away all three
+colours alike, so the darkness common to all three channels, on a 12x12
+grid, shows letters, icons and the destroyed X, even over colour. A small
+network written in numpy (``tools/train_cells.py`` trains it on synthetic
+photos) turns that into a probability for each map code. Its weights, and
+the temperature that calibrates its confidence, ship in ``cells.npz``.
 """
 
 from __future__ import annotations
@@ -27,59 +39,108 @@ CLASSES = ".FVAWMHX^#"
 """The map codes the network tells apart, in output order."""
 TRIM = 4
 """Pixels trimmed from each edge of a square: the grid line and most spill."""
-HUE_BINS = 12
+INNER = S - 2 * TRIM
+E1 = np.array([1.0, -1.0, 0.0], np.float32) / np.sqrt(2.0)
+E2 = np.array([1.0, 1.0, -2.0], np.float32) / np.sqrt(6.0)
+"""Two directions across the grey axis: the ink's colour, whatever its amount."""
+BINS = (8, 10)
+RANGE = ((-0.4, 0.4), (-0.75, 0.45))
+"""Histogram of the ink's direction along ``E1`` and ``E2``; the six pencils
+and graphite all fall inside these ranges."""
+INKED = 0.15
+"""Light taken away (summed over the three channels) below which a pixel is paper."""
+
+
+@cache
+def _paper_ring(n: int) -> NDArray[np.bool_]:
+    """Canvas pixels of the bare margin between the grid and the canvas edge."""
+    m = round(MARGIN * S)
+    yy, xx = np.mgrid[0:n, 0:n]
+    g0, g1 = m, m + SIZE * S
+    d = np.maximum(np.maximum(g0 - yy, yy - g1), np.maximum(g0 - xx, xx - g1))
+    return np.asarray((d > 6) & (d < m - 4))
 
 
 def even_light(canvas: NDArray[np.uint8]) -> NDArray[np.float32]:
     """The canvas as float RGB with the paper brought to about 1.0 everywhere,
     whatever the colour of the light or the shadows across the sheet."""
     img = canvas.astype(np.float32) / 255.0
+    px = img[_paper_ring(img.shape[0])]
+    bright = px.max(axis=1)
+    paper_px = px[bright >= np.percentile(bright, 60)]
+    white = np.median(paper_px / np.maximum(paper_px.max(axis=1, keepdims=True), 1e-3), axis=0)
+    white = np.maximum(white / max(float(white.max()), 1e-3), 0.2).astype(np.float32)
+    img /= white
+    # no pencil darkens its own brightest channel much, so the brightest
+    # channel's high percentile near each square is the paper's brightness
     n = img.shape[0] // S
-    blocks = img[: n * S, : n * S].reshape(n, S, n, S, 3)
-    paper = np.percentile(blocks, 92, axis=(1, 3)).astype(np.float32)
-    # a square filled with colour is not paper: let brighter neighbours speak
+    v = img.max(axis=2)
+    blocks = v[: n * S, : n * S].reshape(n, S, n, S).transpose(0, 2, 1, 3).reshape(n, n, S * S)
+    paper = np.percentile(blocks, 92, axis=2).astype(np.float32)
     paper = cv2.dilate(paper, np.ones((3, 3), np.uint8))
     paper = cv2.GaussianBlur(paper, (0, 0), 0.8)
     full = cv2.resize(paper, (img.shape[1], img.shape[0]), interpolation=cv2.INTER_CUBIC)
-    return np.clip(img / np.maximum(full, 0.05), 0.0, 1.2)
+    return np.clip(img / np.maximum(full, 0.05)[..., None], 0.0, 1.2)
+
+
+def _cells(light: NDArray[np.float32]) -> NDArray[np.float32]:
+    m = round(MARGIN * S)
+    g = light[m : m + SIZE * S, m : m + SIZE * S]
+    cells = g.reshape(SIZE, S, SIZE, S, 3).transpose(0, 2, 1, 3, 4)[:, :, TRIM:-TRIM, TRIM:-TRIM]
+    return cells.reshape(SIZE * SIZE, INNER, INNER, 3)
+
+
+def _pool(a: NDArray[np.float32], k: int) -> NDArray[np.float32]:
+    """Mean over ``k`` x ``k`` blocks of each square, flattened."""
+    n = a.shape[0]
+    return a.reshape(n, INNER // k, k, INNER // k, k).mean(axis=(2, 4)).reshape(n, -1)
 
 
 def features(light: NDArray[np.float32], side: MapSide) -> NDArray[np.float32]:
     """One row of features per square, row by row from the top left."""
-    m = round(MARGIN * S)
-    g = light[m : m + SIZE * S, m : m + SIZE * S]
-    cells = g.reshape(SIZE, S, SIZE, S, 3).transpose(0, 2, 1, 3, 4)[:, :, TRIM:-TRIM, TRIM:-TRIM]
-    cells = cells.reshape(SIZE * SIZE, S - 2 * TRIM, S - 2 * TRIM, 3)
-    v = cells.max(axis=3)
-    mn = cells.min(axis=3)
-    sat = (v - mn) / np.maximum(v, 1e-3)
-    r, gr, b = cells[..., 0], cells[..., 1], cells[..., 2]
-    hue = (np.degrees(np.arctan2(np.sqrt(3) * (gr - b), 2 * r - gr - b)) % 360) / 360.0
-    weight = np.clip(sat - 0.12, 0, None)
-    k = SIZE * SIZE
-    bins = np.minimum((hue * HUE_BINS).astype(int), HUE_BINS - 1)
-    hist = np.zeros((k, HUE_BINS), np.float32)
-    flat_w = weight.reshape(k, -1)
-    flat_b = bins.reshape(k, -1)
-    for j in range(HUE_BINS):
-        hist[:, j] = (flat_w * (flat_b == j)).mean(axis=1)
-    c = S - 2 * TRIM
-    dark = (1.0 - v).reshape(k, c // 2, 2, c // 2, 2).mean(axis=(2, 4)).reshape(k, -1)
-    satg = sat.reshape(k, 4, c // 4, 4, c // 4).mean(axis=(2, 4)).reshape(k, -1)
-    gray_dark = ((sat < 0.25) & (v < 0.7)).reshape(k, -1).mean(axis=1)
+    taken = np.clip(1.0 - _cells(light), 0.0, 1.0)
+    k = taken.shape[0]
+    total = taken.sum(axis=-1)
+    common = taken.min(axis=-1)
+    safe = np.maximum(total, 1e-3)
+    c1 = ((taken @ E1) / safe).reshape(k, -1)
+    c2 = ((taken @ E2) / safe).reshape(k, -1)
+    weight = np.clip(total - INKED, 0.0, None).reshape(k, -1)
+    (lo1, hi1), (lo2, hi2) = RANGE
+    b1 = np.clip(((c1 - lo1) / (hi1 - lo1) * BINS[0]).astype(int), 0, BINS[0] - 1)
+    b2 = np.clip(((c2 - lo2) / (hi2 - lo2) * BINS[1]).astype(int), 0, BINS[1] - 1)
+    nb = BINS[0] * BINS[1]
+    flat = (b1 * BINS[1] + b2) + (np.arange(k) * nb)[:, None]
+    hist = np.bincount(flat.ravel(), weights=weight.ravel(), minlength=k * nb).reshape(k, nb)
+    hist /= INNER * INNER
+    ink = weight.sum(axis=1) + 1e-3
+    m1 = (c1 * weight).sum(axis=1) / ink
+    m2 = (c2 * weight).sum(axis=1) / ink
+    s1 = np.sqrt(((c1 - m1[:, None]) ** 2 * weight).sum(axis=1) / ink)
+    s2 = np.sqrt(((c2 - m2[:, None]) ** 2 * weight).sum(axis=1) / ink)
+    tf = total.reshape(k, -1)
+    cf = common.reshape(k, -1)
     stats = np.stack(
         [
-            v.reshape(k, -1).mean(1),
-            v.reshape(k, -1).std(1),
-            sat.reshape(k, -1).mean(1),
-            (sat > 0.25).reshape(k, -1).mean(1),
-            (v < 0.6).reshape(k, -1).mean(1),
-            gray_dark,
+            tf.mean(axis=1),
+            tf.std(axis=1),
+            (tf > 0.3).mean(axis=1),
+            (tf > 0.8).mean(axis=1),
+            (tf > 1.5).mean(axis=1),
+            cf.mean(axis=1),
+            (cf > 0.35).mean(axis=1),
+            m1,
+            m2,
+            s1,
+            s2,
+            np.sqrt(ink / (INNER * INNER)),
         ],
         axis=1,
     )
-    ruins = np.array([[1.0 if divmod(i, SIZE) in side.ruins else 0.0] for i in range(k)], np.float32)
-    return np.concatenate([hist * 4, dark, satg, stats, ruins], axis=1).astype(np.float32)
+    ruins = np.array([1.0 if divmod(i, SIZE) in side.ruins else 0.0 for i in range(k)], np.float32)
+    return np.concatenate(
+        [hist * 8, _pool(common, 2), _pool(total / 3, 4), stats, ruins[:, None]], axis=1
+    ).astype(np.float32)
 
 
 @cache
@@ -90,10 +151,13 @@ def _weights() -> dict[str, NDArray[np.float32]]:
 
 
 def forward(x: NDArray[np.float32], w: dict[str, NDArray[np.float32]]) -> NDArray[np.float32]:
-    """Class probabilities for feature rows ``x``."""
+    """Class probabilities for feature rows ``x``: ReLU layers ``w1``, ``w2``,
+    ... then a softmax, its logits divided by the calibrated ``temperature``."""
     z = (x - w["mean"]) / w["std"]
-    h = np.maximum(z @ w["w1"] + w["b1"], 0.0)
-    logits = h @ w["w2"] + w["b2"]
+    layers = sum(1 for name in w if name.startswith("w"))
+    for i in range(1, layers):
+        z = np.maximum(z @ w[f"w{i}"] + w[f"b{i}"], 0.0)
+    logits = (z @ w[f"w{layers}"] + w[f"b{layers}"]) / float(w.get("temperature", np.float32(1.0)))
     logits -= logits.max(axis=1, keepdims=True)
     e = np.exp(logits)
     return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)

@@ -42,19 +42,23 @@ def _quad_of(contour: NDArray[np.int32]) -> Quad | None:
 
 
 def grid_score(gray: NDArray[np.uint8], quad: Quad) -> float:
-    """How much darker the ten inner lines are than the cell middles: the
-    median over lines of the contrast, relative to the paper's brightness."""
+    """How much more the ten inner lines stand out than the cell middles: the
+    median over each line's length of its thin-dark-line strength (a
+    morphological black-hat, so that a line between two coloured squares
+    counts as well as one on bare paper), relative to the paper's brightness."""
     n = 16
     size = n * SIZE
     dst = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32)
     m = cv2.getPerspectiveTransform(quad, dst)
     patch = cv2.warpPerspective(gray, m, (size, size), flags=cv2.INTER_LINEAR).astype(np.float32)
+    paper = float(np.percentile(patch, 90)) + 1.0
+    hat = cv2.morphologyEx(patch, cv2.MORPH_BLACKHAT, np.ones((5, 5), np.uint8)) / paper
     scores = []
-    for prof in (np.median(patch, axis=0), np.median(patch, axis=1)):
-        paper = float(np.percentile(prof, 90)) + 1.0
-        on = np.array([prof[k * n - 2 : k * n + 3].min() for k in range(1, SIZE)])
+    for img in (hat, hat.T):
+        prof = np.median(img, axis=0)
+        on = np.array([prof[k * n - 2 : k * n + 3].max() for k in range(1, SIZE)])
         off = np.array([np.median(prof[k * n + 4 : k * n + n - 4]) for k in range(SIZE)])
-        contrast = (np.minimum(off[:-1], off[1:]) - on) / paper
+        contrast = on - np.maximum(off[:-1], off[1:])
         scores.append(float(np.percentile(contrast, 30)))
     return min(scores)
 

@@ -63,11 +63,18 @@ class SheetReading:
 
 
 def _printed_seen(probs: NDArray[np.float32], side: MapSide) -> float:
-    """Share of printed spaces where the printed thing is the likeliest code."""
-    want = [(r * SIZE + c, CLASSES.index(side.printed(r, c))) for r, c in side.mountains | side.wastelands]
-    if not want:
+    """Share of printed spaces where the printed thing is the likeliest code:
+    over the mountains and wastelands, or over the mountains alone when that
+    is higher (a wasteland's fine hatching fades to grey in a blurred photo;
+    a mountain stays a mountain)."""
+
+    def share(spaces: frozenset[tuple[int, int]]) -> float:
+        want = [(r * SIZE + c, CLASSES.index(side.printed(r, c))) for r, c in spaces]
+        return float(np.mean([probs[i].argmax() == k for i, k in want])) if want else 0.0
+
+    if not side.mountains | side.wastelands:
         return 1.0
-    return float(np.mean([probs[i].argmax() == k for i, k in want]))
+    return max(share(side.mountains | side.wastelands), share(side.mountains))
 
 
 def _decide(
@@ -105,7 +112,7 @@ def read_sheet(data: bytes, side: str) -> SheetReading:
     scores = orientation_scores(gray, quad, map_side.letter)
     order = sorted(range(4), key=lambda k: -scores[k])
     best: tuple[float, Rectified, NDArray[np.float32], NDArray[np.float32]] | None = None
-    for k in order[:2]:
+    for k in order:
         rect = rectify(photo.rgb, np.roll(quad, -k, axis=0))
         light = even_light(rect.canvas)
         probs = classify(light, map_side)
