@@ -11,9 +11,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
 import pytest
 
 from referee.vision.errors import WrongSheetError
+from referee.vision.grid import find_grid
+from referee.vision.load import load_photo
+from referee.vision.orient import orientation_scores
 from referee.vision.reader import read_sheet
 
 # measured on sample_sheets/ (python bench/scan_bench.py sample_sheets):
@@ -60,6 +65,24 @@ def test_cell_accuracy(figures: dict[str, Any]) -> None:
 def test_doubt_points_at_the_mistakes(figures: dict[str, Any]) -> None:
     assert figures["wrong_cells_flagged"] >= FLAGGED
     assert figures["right_cells_flagged"] <= RIGHT_FLAGGED
+
+
+@pytest.mark.slow
+def test_the_surroundings_tell_which_way_up() -> None:
+    """The title above and the coin track below pick the upright corner on
+    every committed photo (measured: 64 of 64, the true way ahead by at least
+    0.085 correlation), before the printed mountains are even consulted."""
+    wrong = []
+    for path in sorted(SAMPLES.glob("*.jpg")):
+        truth = json.loads(path.with_suffix(".json").read_text())
+        photo = load_photo(path.read_bytes())
+        quad = find_grid(photo.rgb)
+        top_left = np.array(truth["corners"][0]) / photo.scale
+        k = int(np.argmin(np.linalg.norm(quad - top_left, axis=1)))
+        scores = orientation_scores(cv2.cvtColor(photo.rgb, cv2.COLOR_RGB2GRAY), quad, truth["side"])
+        if int(np.argmax(scores)) != k:
+            wrong.append(path.name)
+    assert len(wrong) <= 1, wrong
 
 
 @pytest.mark.slow
