@@ -138,10 +138,7 @@ def _refuse(code: str, number: int, season: str, status: int, sentence: str) -> 
 
 @bp.post("/t/<code>/sheets/<int:number>/<season>/photo")
 def read(code: str, number: int, season: str) -> ResponseReturnValue:
-    t = sheets._table(code)
-    seat = t.seat(number)
-    sheets.require_change(t.table, seat)
-    s = t.season_index(season)
+    t, seat, s = sheets.for_change(code, number, season)
     session = get_session()
     sheet = play.open_sheet(session, t, seat, s)
     if s < 3 and play.find_score(session, seat, s + 1) is not None:

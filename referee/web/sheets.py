@@ -100,6 +100,15 @@ def _table(code: str) -> play.Table:
     return play.Table.of(load(code))
 
 
+def for_change(code: str, number: int, season: str) -> tuple[play.Table, Seat, int]:
+    """The table, the seat and the season index of a request that changes a
+    sheet, refused unless this phone holds the seat or is the host's."""
+    t = _table(code)
+    seat = t.seat(number)
+    require_change(t.table, seat)
+    return t, seat, t.season_index(season)
+
+
 def _set_cookie(response: Response, name: str, value: str, code: str) -> None:
     response.set_cookie(
         name,
@@ -235,10 +244,7 @@ def _json() -> Any:
 
 @bp.post("/t/<code>/sheets/<int:number>/<season>")
 def save(code: str, number: int, season: str) -> ResponseReturnValue:
-    t = _table(code)
-    seat = t.seat(number)
-    require_change(t.table, seat)
-    s = t.season_index(season)
+    t, seat, s = for_change(code, number, season)
     session = get_session()
     sheet = play.find_sheet(session, seat, s)
     if sheet is None:
@@ -285,10 +291,7 @@ def _revision() -> int:
 
 @bp.post("/t/<code>/sheets/<int:number>/<season>/gorgon")
 def gorgon(code: str, number: int, season: str) -> ResponseReturnValue:
-    t = _table(code)
-    seat = t.seat(number)
-    require_change(t.table, seat)
-    s = t.season_index(season)
+    t, seat, s = for_change(code, number, season)
     session = get_session()
     sheet = play.find_sheet(session, seat, s)
     if sheet is None or not play.gorgon_pending(t, sheet):
@@ -302,10 +305,7 @@ def gorgon(code: str, number: int, season: str) -> ResponseReturnValue:
 
 @bp.post("/t/<code>/sheets/<int:number>/<season>/score")
 def score(code: str, number: int, season: str) -> ResponseReturnValue:
-    t = _table(code)
-    seat = t.seat(number)
-    require_change(t.table, seat)
-    s = t.season_index(season)
+    t, seat, s = for_change(code, number, season)
     play.score(get_session(), t, seat, s)
     return redirect(url_for("sheets.scored", code=t.table.code, number=number, season=season), code=303)
 
@@ -359,10 +359,7 @@ def scored(code: str, number: int, season: str) -> ResponseReturnValue:
 
 @bp.post("/t/<code>/sheets/<int:number>/<season>/effects")
 def effects(code: str, number: int, season: str) -> ResponseReturnValue:
-    t = _table(code)
-    seat = t.seat(number)
-    require_change(t.table, seat)
-    s = t.season_index(season)
+    t, seat, s = for_change(code, number, season)
     raw = request.form.get("troll")
     troll = _space(raw) if raw else None
     play.confirm_effects(get_session(), t, seat, s, troll)
