@@ -19,6 +19,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from referee.web.app import create_app
+from tests.browser import LiveServer
 
 
 def make_app(database: str, instance: Path, **extra: Any) -> Flask:
@@ -90,22 +91,6 @@ def act(client: FlaskClient, code: str, token: str, what: str, taps: int, **head
         data={"csrf_token": csrf_token(page.text), "host": token, "taps": str(taps)},
         headers=headers,
     )
-
-
-class LiveServer:
-    """The app on a real local HTTP server (threaded, like ``flask run``)."""
-
-    def __init__(self, app: Flask) -> None:
-        from werkzeug.serving import make_server
-
-        self.server = make_server("127.0.0.1", 0, app, threaded=True)
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.thread.join(5)
 
 
 @pytest.fixture()

@@ -8,7 +8,6 @@ Skipped when ``/usr/bin/chromium`` is missing, unless ``REFEREE_REQUIRE_BROWSER=
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,31 +16,17 @@ from typing import Any
 import pytest
 
 from referee.rules import deck
-from tests.web.conftest import LiveServer, make_app
+from tests.browser import ARGS, CHROMIUM, LiveServer, playwright_or_skip
+from tests.web.conftest import make_app
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
 SEED = "quiet-otter-512"
 
 
 @pytest.fixture()
 def browser() -> Iterator[Any]:
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("REFEREE_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"{CHROMIUM} is missing and REFEREE_REQUIRE_BROWSER=1")
-        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
+    sync_playwright = playwright_or_skip()
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield chromium

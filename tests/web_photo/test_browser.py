@@ -7,7 +7,6 @@ screenshot of the pre-filled editor goes to /tmp/shots/."""
 from __future__ import annotations
 
 import io
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,12 +14,11 @@ from typing import Any
 import pytest
 from flask import Flask
 from PIL import Image
-from werkzeug.serving import make_server
 
 from referee.vision.reader import read_sheet
+from tests.browser import ARGS, CHROMIUM, LiveServer, playwright_or_skip
 from tests.web_photo.conftest import SAMPLE, SAMPLES, sample, stored_sheets
 from tests.web_sheets.conftest import make_table
-from tests.web_sheets.test_browser import ARGS, CHROMIUM, _browser_or_skip
 
 SHOTS = Path("/tmp/shots")
 
@@ -29,12 +27,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 @pytest.fixture()
 def server(app: Flask) -> Iterator[str]:
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.server_port}"
-    srv.shutdown()
-    thread.join(5)
+    live = LiveServer(app)
+    yield live.url
+    live.stop()
 
 
 def _phone(browser: Any, server: str, code: str) -> tuple[Any, list[str]]:
@@ -54,7 +49,7 @@ def _classes(page: Any, i: int) -> str:
 
 
 def test_photograph_fix_and_save(app: Flask, server: str) -> None:
-    sync_playwright = _browser_or_skip()
+    sync_playwright = playwright_or_skip()
     SHOTS.mkdir(exist_ok=True)
     data, truth = sample()
     reading = read_sheet(data, truth["side"])
@@ -112,7 +107,7 @@ def test_photograph_fix_and_save(app: Flask, server: str) -> None:
 
 
 def test_a_big_photo_is_made_smaller_before_it_is_sent(app: Flask, server: str, tmp_path: Path) -> None:
-    sync_playwright = _browser_or_skip()
+    sync_playwright = playwright_or_skip()
     data, truth = sample()
     big = Image.open(io.BytesIO(data)).convert("RGB")
     big = big.resize((big.width * 3, big.height * 3), Image.Resampling.BICUBIC)
@@ -134,7 +129,7 @@ def test_a_big_photo_is_made_smaller_before_it_is_sent(app: Flask, server: str, 
 
 
 def test_a_bad_file_shows_the_sentence(app: Flask, server: str, tmp_path: Path) -> None:
-    sync_playwright = _browser_or_skip()
+    sync_playwright = playwright_or_skip()
     path = tmp_path / "notes.jpg"
     path.write_bytes(b"Cartographers is a map-drawing game.\n" * 50)
     t = make_table(app, ["Ann", "Ben"])
@@ -150,7 +145,7 @@ def test_a_bad_file_shows_the_sentence(app: Flask, server: str, tmp_path: Path) 
 
 
 def test_a_photo_over_unsaved_changes_asks_first(app: Flask, server: str) -> None:
-    sync_playwright = _browser_or_skip()
+    sync_playwright = playwright_or_skip()
     t = make_table(app, ["Ann", "Ben"])
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)

@@ -6,63 +6,32 @@ engine. Screenshots of the editor and the score sheet go to /tmp/shots/."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
-from werkzeug.serving import make_server
 
 from referee.rules.cards import card_named
 from referee.rules.data import SeasonCard
 from referee.rules.game import PlayerTotals, standings
 from referee.rules.season import score_season
 from referee.rules.sheet import MapSheet
+from tests.browser import ARGS, CHROMIUM, LiveServer, playwright_or_skip
 from tests.web_sheets.conftest import EASY_EDICTS, TableAt, make_table
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
 SHOTS = Path("/tmp/shots")
 SEASONS = ("spring", "summer", "fall", "winter")
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
-def _browser_or_skip() -> Any:
-    required = os.environ.get("REFEREE_REQUIRE_BROWSER") == "1"
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        if required:
-            raise
-        pytest.skip("the playwright package is not installed")
-    if not shutil.which(CHROMIUM) and not os.path.exists(CHROMIUM):
-        if required:
-            raise AssertionError(f"{CHROMIUM} is missing and REFEREE_REQUIRE_BROWSER=1")
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")
-    return sync_playwright
-
-
 @pytest.fixture()
 def server(app: Flask) -> Iterator[str]:
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.server_port}"
-    srv.shutdown()
-    thread.join(5)
+    live = LiveServer(app)
+    yield live.url
+    live.stop()
 
 
 def _cell(page: Any, r: int, c: int) -> tuple[float, float]:
@@ -102,7 +71,7 @@ def _engine_totals(t: TableAt, maps: dict[str, tuple[str, int]]) -> list[PlayerT
 
 
 def test_two_players_play_four_seasons_on_their_phones(app: Flask, server: str) -> None:
-    sync_playwright = _browser_or_skip()
+    sync_playwright = playwright_or_skip()
     SHOTS.mkdir(exist_ok=True)
     t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
     with sync_playwright() as p:
@@ -199,7 +168,7 @@ def _map_with(forests: int, monster: bool) -> str:
 def test_coin_warning_follows_the_brush(app: Flask, server: str) -> None:
     """Closing in the mountain at row 2, column 4 of side A earns a coin: the
     editor warns while the track shows none, and stops once a coin is filled."""
-    sync_playwright = _browser_or_skip()
+    sync_playwright = playwright_or_skip()
     t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
