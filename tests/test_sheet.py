@@ -33,6 +33,13 @@ def replace(text: str, row: int, col: int, code: str) -> str:
         ("\n".join(BLANK_A.splitlines()[:10]), "this one has 10 rows", None, None),
         (BLANK_A + "\n...........", "this one has 12 rows", None, None),
         (replace(BLANK_A, 4, 0, "..").replace("\n", "\n", 1), "row 5 has 12 spaces", 4, None),
+        ("...........", "this one has 1 row", None, None),
+        (
+            "\n".join(line if r != 4 else "." for r, line in enumerate(BLANK_A.splitlines())),
+            "row 5 has 1 space;",
+            4,
+            None,
+        ),
         (replace(BLANK_A, 6, 2, "Q"), "row 7, column 3: 'Q' is not a map code", 6, 2),
         (replace(BLANK_A, 1, 3, "."), "row 2, column 4: side A prints a mountain here", 1, 3),
         (replace(BLANK_A, 1, 3, "F"), "row 2, column 4: side A prints a mountain here", 1, 3),

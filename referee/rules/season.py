@@ -16,6 +16,7 @@ from referee.rules.errors import ScoringError
 from referee.rules.geometry import NEIGHBOURS, Cell, cell, where
 from referee.rules.sheet import MapSheet
 from referee.rules.terrain import EMPTY, MONSTER, MOUNTAIN
+from referee.rules.words import plural
 
 EDICTS = ("A", "B", "C", "D")
 
@@ -55,7 +56,7 @@ def coin_warning(sheet: MapSheet, coins: int) -> str | None:
         return None
     places = "; ".join(where(r, c) for r, c in mountains)
     return (
-        f"The map surrounds {expected} mountain{'s' if expected != 1 else ''} ({places}), "
+        f"The map surrounds {plural(expected, 'mountain')} ({places}), "
         f"each worth a coin, but the coin track shows only {coins}."
     )
 

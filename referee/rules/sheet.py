@@ -13,6 +13,7 @@ from referee.rules import terrain
 from referee.rules.data import MapSide, map_sides
 from referee.rules.errors import MapError
 from referee.rules.geometry import NEIGHBOURS, SIZE, SPACES, cell, index, where
+from referee.rules.words import plural
 
 Cluster = frozenset[int]
 
@@ -42,12 +43,14 @@ class MapSheet:
             side = side_named(side)
         lines = [line.rstrip() for line in text.strip("\n\r\t ").splitlines()]
         if len(lines) != SIZE:
-            raise MapError(f"a map has {SIZE} rows of {SIZE} spaces; this one has {len(lines)} rows")
+            raise MapError(
+                f"a map has {SIZE} rows of {SIZE} spaces; this one has {plural(len(lines), 'row')}"
+            )
         codes: list[str] = []
         for r, line in enumerate(lines):
             line = line.strip()
             if len(line) != SIZE:
-                raise MapError(f"row {r + 1} has {len(line)} spaces; every row has {SIZE}", row=r)
+                raise MapError(f"row {r + 1} has {plural(len(line), 'space')}; every row has {SIZE}", row=r)
             for c, ch in enumerate(line):
                 if ch not in terrain.ALL_CODES:
                     raise MapError(

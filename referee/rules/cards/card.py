@@ -101,11 +101,6 @@ def to_cells(indices: Iterable[int]) -> frozenset[Cell]:
     return frozenset(cell(i) for i in indices)
 
 
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """'1 forest space', '3 forest spaces'."""
-    return f"{n} {word if n == 1 else (many or word + 's')}"
-
-
 def numbered(kind: str, lines: Iterable[int]) -> str:
     """'rows 1, 4 and 7' from 0-based line numbers."""
     ns = [str(n + 1) for n in lines]

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from referee.rules.cards.card import CardScore, numbered, plural, scoring_card, to_cells
+from referee.rules.cards.card import CardScore, numbered, scoring_card, to_cells
 from referee.rules.geometry import COLUMNS, NEIGHBOURS, ON_EDGE, ROWS
 from referee.rules.sheet import MapSheet
 from referee.rules.terrain import FOREST, MOUNTAIN, VILLAGE
+from referee.rules.words import plural
 
 
 @scoring_card("Sentinel Wood")

@@ -3,10 +3,11 @@ diagonals and empty spaces."""
 
 from __future__ import annotations
 
-from referee.rules.cards.card import CardScore, numbered, plural, scoring_card, to_cells
+from referee.rules.cards.card import CardScore, numbered, scoring_card, to_cells
 from referee.rules.geometry import COLUMNS, DIAGONALS, NEIGHBOURS, ROWS, SIZE, index, where
 from referee.rules.sheet import MapSheet
 from referee.rules.terrain import EMPTY, MOUNTAIN, TERRAIN_TYPES
+from referee.rules.words import plural
 
 
 def _complete(sheet: MapSheet, lines: tuple[tuple[int, ...], ...]) -> list[int]:

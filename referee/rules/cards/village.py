@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from referee.rules.cards.card import CardScore, plural, scoring_card, to_cells
+from referee.rules.cards.card import CardScore, scoring_card, to_cells
 from referee.rules.geometry import SIZE, cell, where
 from referee.rules.sheet import Cluster, MapSheet
 from referee.rules.terrain import EMPTY, MOUNTAIN, TERRAIN_TYPES, VILLAGE
+from referee.rules.words import plural
 
 
 def _first(cluster: Cluster) -> str:
