@@ -127,3 +127,76 @@ def test_missing_file_and_usage_errors(capsys: pytest.CaptureFixture[str]) -> No
     with pytest.raises(SystemExit) as caught:
         main(["score", "x.txt", "--side", "A"])
     assert caught.value.code == 2
+
+
+def score_stdin(text: str | bytes, *args: str) -> subprocess.CompletedProcess[bytes]:
+    data = text.encode() if isinstance(text, str) else text
+    return subprocess.run(
+        [sys.executable, "-m", "referee", "score", *args], input=data, capture_output=True, timeout=60
+    )
+
+
+def test_dash_reads_the_map_from_standard_input(map_file: Path) -> None:
+    piped = score_stdin(MAP, "-", "--side", "A", "--card", "Sentinel Wood", "--json")
+    named = score_stdin(b"", str(map_file), "--side", "A", "--card", "Sentinel Wood", "--json")
+    assert piped.returncode == named.returncode == 0, piped.stderr
+    assert piped.stdout == named.stdout
+    assert json.loads(piped.stdout)["cards"] == {"Sentinel Wood": 4}
+
+
+def test_dash_among_files_and_its_name_in_the_table(map_file: Path) -> None:
+    done = score_stdin(MAP, str(map_file), "-", "--side", "A", "--card", "Greenbough")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode().count("(side A)") == 2
+    assert "standard input (side A)" in done.stdout.decode()
+
+
+@pytest.mark.parametrize(
+    ("stdin", "args", "message"),
+    [
+        ("", ["-"], "referee score: standard input: it is empty; a map is 11 lines of 11 map codes"),
+        ("...........\n", ["-"], "standard input: a map has 11 rows of 11 spaces; this one has 1 row\n"),
+        (MAP, ["-", "-"], "standard input (-) can be read only once"),
+    ],
+)
+def test_bad_standard_input_exits_2_with_one_line(stdin: str, args: list[str], message: str) -> None:
+    done = score_stdin(stdin, *args, "--side", "A", "--all-cards")
+    assert done.returncode == 2
+    assert done.stdout == b""
+    err = done.stderr.decode()
+    assert message in err and err.count("\n") == 1
+
+
+def test_sentinal_wood_gets_a_suggestion(map_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", str(map_file), "--side", "A", "--card", "Sentinal Wood"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        "referee score: there is no scoring card called 'Sentinal Wood'. Did you mean Sentinel Wood? "
+        "referee cards lists them all.\n"
+    )
+
+
+def test_table_rows_are_aligned_and_end_with_the_total(
+    map_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["score", str(map_file), "--side", "A", "--card", "Sentinel Wood", "--card", "Greenbough"]
+    assert main([*args, "--coins", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"{map_file} (side A)"
+    # Sentinel Wood 4; Greenbough rows 1, 3 and columns 1-4, 6 = 7; 1 coin; 3 empty spaces beside the monster.
+    assert lines[1:] == [
+        "  Sentinel Wood          4",
+        "  Greenbough             7",
+        "  coins                  1",
+        "  monsters              -3",
+        "  surrounded mountains   1",
+        "  total                  9  (11 from 2 cards, 1 coin, -3 for monsters)",
+    ]
+
+
+def test_total_without_coins_says_so(map_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", str(map_file), "--side", "A", "--card", "Sentinel Wood"]) == 0
+    out = capsys.readouterr().out
+    assert "  total                  1  (4 from 1 card, coins not given, -3 for monsters)" in out
+    assert "  coins " not in out
