@@ -1,24 +1,42 @@
-"""``referee scan``: read a photographed map sheet into the map."""
+"""``referee scan``: read a photographed map sheet into the map.
+
+Three outputs: ``--json`` (the reading: grid, confidences, coins, corners),
+``--map`` (exactly the 11 lines of a map file, which ``referee score -``
+reads), and a table for a person with the doubtful squares marked. Without
+``--json`` or ``--map`` the table goes to a terminal and the map to a pipe or
+file, so ``referee scan photo.jpg --side A | referee score - ...`` works.
+The photo reader (numpy and OpenCV) is imported only when this command runs.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from referee.rules.errors import RefereeError
-from referee.vision.load import MAX_BYTES
-from referee.vision.reader import read_sheet
+from referee.cli.streams import describe, read_bytes
+
+if TYPE_CHECKING:
+    from referee.vision.reader import SheetReading
 
 NAME = "scan"
-HELP = "Read a photo of a filled-in map sheet into 11 lines of map codes."
+HELP = "Read a photo of a filled-in map sheet (- for standard input) into 11 lines of map codes."
+EXAMPLE = "referee scan sheet.jpg --side A --map | referee score - --side A --all-cards"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("photo", metavar="PHOTO", type=Path, help="photo of the map sheet (JPEG or PNG)")
+    parser.add_argument(
+        "photo", metavar="PHOTO", help="photo of the map sheet (JPEG or PNG); - reads standard input"
+    )
     parser.add_argument("--side", required=True, type=str.upper, choices="ABCD", help="map side")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="print one JSON object")
+    output.add_argument(
+        "--map",
+        action="store_true",
+        help="print only the 11 lines of a map file (the default when standard output is not a terminal)",
+    )
 
 
 def fail(message: str) -> int:
@@ -27,30 +45,62 @@ def fail(message: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    path: Path = args.photo
+    from referee.rules.errors import RefereeError
+    from referee.vision.load import MAX_BYTES
+    from referee.vision.reader import read_sheet
+
+    name: str = args.photo
     try:
-        if path.is_dir():
-            return fail(f"{path}: this is a folder, not a photo")
-        if path.stat().st_size > MAX_BYTES:
-            return fail(f"{path}: the file is larger than {MAX_BYTES // 2**20} MB: send a smaller photo")
-        data = path.read_bytes()
+        data = read_bytes(name, MAX_BYTES)
     except FileNotFoundError:
-        return fail(f"{path}: no such file")
+        return fail(f"{name}: no such file")
+    except IsADirectoryError:
+        return fail(f"{name}: this is a folder, not a photo")
     except OSError as e:
-        return fail(f"{path}: cannot be read ({e.strerror})")
+        return fail(f"{describe(name)}: cannot be read ({e.strerror})")
+    if len(data) > MAX_BYTES:
+        return fail(
+            f"{describe(name)}: the file is larger than {MAX_BYTES // 2**20} MB: send a smaller photo"
+        )
     try:
         reading = read_sheet(data, args.side)
     except RefereeError as e:
         return fail(str(e))
     if args.json:
         print(json.dumps(reading.to_json()))
-        return 0
+    elif args.map or not sys.stdout.isatty():
+        print("\n".join(reading.grid))
+        note = doubt_note(reading)
+        if note:
+            print(f"referee scan: {note}", file=sys.stderr)
+    else:
+        print(table(describe(name), reading))
+    return 0
+
+
+def doubt_note(reading: SheetReading) -> str | None:
+    """One sentence naming the squares to check, or None when none are doubtful."""
+    from referee.rules.geometry import where
+    from referee.rules.words import plural
+
+    doubtful = reading.doubtful()
+    if not doubtful:
+        return None
+    places = "; ".join(where(r, c) for r, c in doubtful)
+    return f"check {plural(len(doubtful), 'doubtful square')} against the sheet: {places}"
+
+
+def table(title: str, reading: SheetReading) -> str:
+    """The map for a person: each doubtful square marked ``?`` beside its row,
+    and the coins."""
+    from referee.rules.words import plural
+
     doubtful = set(reading.doubtful())
-    print(f"{path} (side {reading.side})")
+    lines = [f"{title} (side {reading.side})"]
     for r, row in enumerate(reading.grid):
         marks = "".join("?" if (r, c) in doubtful else " " for c in range(len(row)))
-        print(f"  {row}   {marks}")
-    print(f"coins: {'unknown' if reading.coins is None else reading.coins}")
+        lines.append(f"  {row}   {marks}")
+    lines.append(f"coins: {'unknown' if reading.coins is None else reading.coins}")
     if doubtful:
-        print(f"{len(doubtful)} doubtful squares marked ?: check them before you confirm")
-    return 0
+        lines.append(f"{plural(len(doubtful), 'doubtful square')} marked ?: check them before you confirm")
+    return "\n".join(lines)

@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
+
+from referee.cli import main
+from referee.cli.scan import doubt_note, table
+from referee.rules.sheet import MapSheet
+from referee.vision.reader import SheetReading
 
 SAMPLES = Path(__file__).parents[2] / "sample_sheets"
 
@@ -60,3 +67,115 @@ def test_sheet_command_writes_a_pdf(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert out.read_bytes().startswith(b"%PDF")
+
+
+def truth(name: str) -> dict[str, object]:
+    data: dict[str, object] = json.loads((SAMPLES / f"{name}.json").read_text())
+    return data
+
+
+def test_map_prints_exactly_the_eleven_lines_of_a_map_file() -> None:
+    side = str(truth("000")["side"])
+    photo = str(SAMPLES / "000.jpg")
+    as_json = json.loads(scan(photo, "--side", side, "--json").stdout)
+    explicit = scan(photo, "--side", side, "--map")
+    piped = scan(photo, "--side", side)  # stdout is a pipe here, so the map is the default
+    assert explicit.returncode == piped.returncode == 0, explicit.stderr
+    assert explicit.stdout == piped.stdout == "\n".join(as_json["grid"]) + "\n"
+    assert MapSheet.parse(explicit.stdout, side).text() + "\n" == explicit.stdout
+
+
+def test_scan_pipes_into_score() -> None:
+    side = str(truth("000")["side"])
+    reader = subprocess.Popen(
+        [sys.executable, "-m", "referee", "scan", str(SAMPLES / "000.jpg"), "--side", side, "--map"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    scorer = subprocess.run(
+        [sys.executable, "-m", "referee", "score", "-", "--side", side, "--all-cards", "--json"],
+        stdin=reader.stdout,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert reader.stdout is not None
+    reader.stdout.close()
+    assert reader.wait(timeout=60) == 0
+    assert scorer.returncode == 0, scorer.stderr
+    assert len(json.loads(scorer.stdout)["cards"]) == 32
+
+
+def test_dash_reads_the_photo_from_standard_input() -> None:
+    side = str(truth("000")["side"])
+    photo = SAMPLES / "000.jpg"
+    done = subprocess.run(
+        [sys.executable, "-m", "referee", "scan", "-", "--side", side, "--json"],
+        input=photo.read_bytes(),
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode() == scan(str(photo), "--side", side, "--json").stdout
+
+
+def test_a_terminal_gets_the_table_with_doubtful_squares_marked(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    side = str(truth("000")["side"])
+    assert main(["scan", str(SAMPLES / "000.jpg"), "--side", side]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"{SAMPLES / '000.jpg'} (side {side})"
+    assert len(lines) >= 13 and lines[12].startswith("coins: ")
+
+
+def reading(doubtful: int) -> SheetReading:
+    """A reading of a blank side A with the first ``doubtful`` squares in doubt."""
+    grid = tuple(MapSheet.blank("A").text().splitlines())
+    confidence = tuple(tuple(0.5 if r * 11 + c < doubtful else 0.99 for c in range(11)) for r in range(11))
+    return SheetReading("A", grid, confidence, None, (), np.zeros((1, 1, 3), np.uint8))
+
+
+@pytest.mark.parametrize(
+    ("doubtful", "note", "footer"),
+    [
+        (0, None, None),
+        (1, "check 1 doubtful square against the sheet: row 1, column 1", "1 doubtful square marked ?"),
+        (
+            2,
+            "check 2 doubtful squares against the sheet: row 1, column 1; row 1, column 2",
+            "2 doubtful squares marked ?",
+        ),
+    ],
+)
+def test_doubtful_squares_are_counted_in_words(doubtful: int, note: str | None, footer: str | None) -> None:
+    assert doubt_note(reading(doubtful)) == note
+    last = table("photo.jpg", reading(doubtful)).splitlines()[-1]
+    if footer is None:
+        assert last == "coins: unknown"
+    else:
+        assert last.startswith(footer + ": check them")
+
+
+def test_sheet_dash_o_dash_writes_the_pdf_to_standard_output(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "referee", "sheet", "--side", "A", "-o", "-"],
+        capture_output=True,
+        cwd=tmp_path,
+        env=dict(os.environ, PYTHONPATH=str(SAMPLES.parent)),  # this checkout's referee, from elsewhere
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(b"%PDF") and done.stdout.rstrip().endswith(b"%%EOF")
+    assert done.stderr == b""
+    assert list(tmp_path.iterdir()) == []  # no file called "-"
+
+
+def test_sheet_will_not_write_a_pdf_to_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert main(["sheet", "--side", "A", "-o", "-"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "-o - | lp" in err
