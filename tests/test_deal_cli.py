@@ -26,12 +26,91 @@ def run(*args: str, hashseed: str = "0") -> subprocess.CompletedProcess[bytes]:
     return subprocess.run([sys.executable, "-m", "referee", "deal", *args], capture_output=True, env=env)
 
 
+MIXED = ["--ambush", "Goblin Attack", "--ambush", "gnoll raid", "--ambush", "Dragon Inferno"]
+MIXED += ["--ambush", "Gorgon Gaze", "--explore-cards", "heroes"]
+
+
 @pytest.mark.parametrize(("edition", "seed", "path"), FROZEN, ids=["base", "heroes"])
 def test_json_output_is_the_frozen_bytes(
     edition: str, seed: str, path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["deal", "--seed", seed, "--edition", edition, "--json"]) == 0
     assert capsys.readouterr().out.encode("utf-8") == path.read_bytes()
+
+
+def test_combined_game_deals_the_frozen_bytes(capsys: pytest.CaptureFixture[str]) -> None:
+    # The web's defaults for a combined game: the base game's season cards, hero cards in.
+    assert main(["deal", "--seed", "mixed table 7", "--edition", "combined", *MIXED, "--json"]) == 0
+    out = capsys.readouterr().out.encode("utf-8")
+    assert out == (DEALS / "combined-mixed-table-7.json").read_bytes()
+    spelled = [*MIXED, "--season-cards", "base", "--heroes", "--edicts", "random"]
+    assert main(["deal", "--seed", "mixed table 7", "--edition", "combined", *spelled, "--json"]) == 0
+    assert capsys.readouterr().out.encode("utf-8") == out
+
+
+def test_combined_game_is_the_same_bytes_in_every_process() -> None:
+    args = ["--seed", "mixed table 7", "--edition", "combined", *MIXED, "--no-heroes", "--json"]
+    first, second = run(*args, hashseed="1"), run(*args, hashseed="2")
+    assert first.returncode == second.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    deal = json.loads(first.stdout)
+    assert deal["options"]["heroes"] is False
+    assert all(r["kind"] != "hero" for s in deal["seasons"] for r in s["revealed"])
+
+
+def test_combined_listing_names_the_chosen_sets(capsys: pytest.CaptureFixture[str]) -> None:
+    chosen = ["Sentinel Wood", "Craylund", "Shieldgate", "Starlit Sigil"]
+    args = ["deal", "--seed", "s", "--edition", "combined", *MIXED, "--chosen", *chosen]
+    assert main(args) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Cartographers and Cartographers Heroes combined, seed 's' (dealer version 1)"
+    assert lines[1] == (
+        "Season cards: base; explore cards: heroes; hero cards: yes; "
+        "ambushes: Goblin Attack, Gnoll Raid, Dragon Inferno, Gorgon Gaze"
+    )
+    assert lines[2] == "Edicts: A Sentinel Wood, B Craylund, C Shieldgate, D Starlit Sigil"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--edition", "combined"],
+            "a combined game needs four --ambush NAME options, not 0: choose any four",
+        ),
+        (["--edition", "combined", *MIXED[:2]], "not 1"),
+        (["--edition", "combined", *MIXED, "--ambush", "Goblin Attack"], "not 5"),
+        (
+            ["--edition", "combined", *MIXED[:6], "--ambush", "Dragon"],
+            "There is no ambush card called 'Dragon'",
+        ),
+        (["--edition", "base", "--explore-cards", "heroes"], "Cartographers uses its own explore cards"),
+        (["--edition", "base", "--heroes"], "Hero cards are always in Cartographers Heroes"),
+        (["--edition", "base", *MIXED[:8]], "uses its own four ambush cards"),
+        (["--edition", "base", "--edicts", "first-game"], "names no scoring cards for a first game"),
+        (["--edition", "base", "--edicts", "chosen"], "Choose four scoring cards"),
+        (["--edition", "base", "--edicts", "random", "--chosen", "a", "b", "c", "d"], "--edicts is random"),
+    ],
+)
+def test_setups_the_dealer_refuses_exit_2_with_one_line(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["deal", "--seed", "x", *args]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("referee deal: ") and err.count("\n") == 1
+    assert message in err
+
+
+def test_first_game_edicts_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["deal", "--seed", "x", "--edition", "heroes", "--edicts", "first-game", "--json"]) == 0
+    edicts = json.loads(capsys.readouterr().out)["edicts"]
+    assert edicts == {
+        "A": "Faunlost Thicket",
+        "B": "Gnomish Colony",
+        "C": "Ulem's Wallow",
+        "D": "Dwarvenholds",
+    }
 
 
 def test_output_is_byte_identical_across_processes() -> None:
@@ -84,7 +163,14 @@ def test_bad_seeds_exit_2_with_one_line(seed: str, capsys: pytest.CaptureFixture
 
 
 @pytest.mark.parametrize(
-    "args", [["--seed", "x", "--edition", "combined"], ["--edition", "base"], ["--seed", "x"]]
+    "args",
+    [
+        ["--seed", "x", "--edition", "chess"],
+        ["--edition", "base"],
+        ["--seed", "x"],
+        ["--seed", "x", "--edition", "base", "--edicts", "sometimes"],
+        ["--seed", "x", "--edition", "base", "--season-cards", "elves"],
+    ],
 )
 def test_usage_errors_exit_2_with_one_line(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
