@@ -1,0 +1,106 @@
+"""pyproject.toml declares every third-party package the code imports, so a
+fresh ``pip install -e .`` (or ``'.[test]'``) runs it: the package's imports
+against ``dependencies``, the tests', benchmarks' and tools' against
+``dependencies`` plus the ``test`` extra. Imports inside functions count too
+(the command line imports its machinery lazily)."""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+import tomllib
+from collections.abc import Iterable
+from importlib.metadata import packages_distributions
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+OWN = {"referee", "tests"}
+
+
+def normalise(name: str) -> str:
+    """A distribution name as PEP 503 compares them: 'Flask_WTF' is 'flask-wtf'."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def declared(requirements: Iterable[str]) -> set[str]:
+    """The distribution names in requirement strings like 'psycopg[binary]>=3.1'."""
+    names = set()
+    for requirement in requirements:
+        match = re.match(r"[A-Za-z0-9][A-Za-z0-9._-]*", requirement)
+        assert match, requirement
+        names.add(normalise(match.group()))
+    return names
+
+
+RUNTIME = declared(PYPROJECT["project"]["dependencies"])
+TEST = declared(PYPROJECT["project"]["optional-dependencies"]["test"])
+
+
+def third_party_imports(folder: Path) -> dict[str, str]:
+    """Each top-level module imported under ``folder`` that is neither the
+    standard library nor this project's own, with one file that imports it."""
+    found: dict[str, str] = {}
+    local = {p.stem for p in folder.glob("*.py")}  # scripts importing their neighbours
+    for path in sorted(folder.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                modules = [node.module]
+            else:
+                continue
+            for module in modules:
+                top = module.partition(".")[0]
+                if top in sys.stdlib_module_names or top in OWN or top in local or top == "__future__":
+                    continue
+                found.setdefault(top, str(path.relative_to(ROOT)))
+    return found
+
+
+def undeclared(folder: str, allowed: set[str]) -> list[str]:
+    """Sentences for each import under ``folder`` whose distribution is not in ``allowed``."""
+    providers = packages_distributions()
+    problems = []
+    for module, where in third_party_imports(ROOT / folder).items():
+        distributions = {normalise(d) for d in providers.get(module, [])}
+        if not distributions:
+            problems.append(f"{where} imports {module}, which no installed distribution provides")
+        elif not distributions & allowed:
+            problems.append(f"{where} imports {module} from {', '.join(sorted(distributions))}, not declared")
+    return problems
+
+
+def test_the_package_declares_what_it_imports() -> None:
+    assert undeclared("referee", RUNTIME) == []
+
+
+@pytest.mark.parametrize("folder", ["tests", "bench", "tools"])
+def test_tests_benchmarks_and_tools_need_only_the_test_extra(folder: str) -> None:
+    assert undeclared(folder, RUNTIME | TEST) == []
+
+
+def test_every_runtime_dependency_is_imported() -> None:
+    providers = packages_distributions()
+    imported = {
+        normalise(d) for module in third_party_imports(ROOT / "referee") for d in providers.get(module, [])
+    }
+    assert RUNTIME - imported == set()
+
+
+def test_the_checker_sees_an_undeclared_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "mod.py").write_text("import json\n\ndef late():\n    import wtforms\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    assert third_party_imports(tmp_path / "pkg") == {"wtforms": "pkg/mod.py"}
+    assert undeclared("pkg", {"flask"}) == ["pkg/mod.py imports wtforms from wtforms, not declared"]
+    assert undeclared("pkg", {"wtforms"}) == []
+
+
+def test_python_version_matches_the_readme() -> None:
+    assert PYPROJECT["project"]["requires-python"] == ">=3.11"
+    assert "Python 3.11 or newer" in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert sys.version_info >= (3, 11)
