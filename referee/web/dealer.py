@@ -25,10 +25,11 @@ from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 from referee.rules import terrain
-from referee.store import GameTable, get_session
+from referee.store import GameTable
 from referee.store import tables as store
 from referee.store.models import utcnow
 from referee.web import svg
+from referee.web.database import get_session
 from referee.web.errors import wants_json
 from referee.web.forms import SetupForm
 from referee.web.present import TableView, dealt, setup_of, view_of

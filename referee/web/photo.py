@@ -34,13 +34,13 @@ from referee.rules import terrain
 from referee.rules.data import map_sides
 from referee.rules.errors import RefereeError
 from referee.rules.geometry import SIZE
-from referee.store import get_session
 from referee.store.sheets import SeasonSheet
 from referee.vision.errors import NoGridError, TooLargeError, VisionError, WrongSheetError
 from referee.vision.printable import PAPERS, PrintableError, sheet_pdf
 from referee.vision.reader import SheetReading, read_sheet
 from referee.web import sheet_play as play
 from referee.web import sheets
+from referee.web.database import get_session
 from referee.web.errors import answer, wants_json
 
 bp = Blueprint("photo", __name__)

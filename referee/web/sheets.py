@@ -14,29 +14,20 @@ import json
 from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
-from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
 
 from referee.rules import data, heroes, season
 from referee.rules.errors import RefereeError
 from referee.rules.geometry import SIZE, where
-from referee.store import Base, get_session
-from referee.store.db import engine_of
 from referee.store.models import GameTable, Seat
 from referee.web import sheet_play as play
+from referee.web.database import get_session
 from referee.web.dealer import load
 from referee.web.present import SEASON_NAMES
 
 bp = Blueprint("sheets", __name__)
 
 COOKIE_DAYS = 60
-
-
-@bp.record_once
-def _create_tables(state: BlueprintSetupState) -> None:
-    import referee.store.sheets  # noqa: F401  (registers the sheet models on Base)
-
-    Base.metadata.create_all(engine_of(state.app))
 
 
 def sentence(text: str) -> str:
