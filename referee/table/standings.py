@@ -74,6 +74,7 @@ def settle(session: Session, table: Table) -> Settled:
 
 
 def _rows(table: Table, scores: dict[int, dict[int, SeasonScoreRecord]]) -> list[dict[str, Any]]:
+    """One row per seat and scored season, seats in order, seasons in order."""
     rows = []
     for seat in table.seats:
         for s, r in sorted(scores[seat.id].items()):

@@ -56,20 +56,24 @@ class Table:
 
     @classmethod
     def of(cls, table: GameTable) -> Table:
+        """The table as it stands after its stored reveals."""
         setup = setup_of(table)
         game = dealt(setup)
         return cls(table, setup, game, game.position(table.taps), map_side_of(table))
 
     @property
     def heroes(self) -> bool:
+        """Whether hero cards are in the explore deck (a Heroes or combined game)."""
         return bool(self.setup.heroes)
 
     @property
     def solo(self) -> bool:
+        """Whether one player plays the solo rules."""
         return self.setup.solo
 
     @property
     def seats(self) -> list[Seat]:
+        """The seats in seat order (clockwise)."""
         return list(self.table.seats)
 
     def seat(self, number: int) -> Seat:
@@ -80,6 +84,7 @@ class Table:
         raise Refused(NOT_FOUND, f"Table {self.table.code} has no seat {number}.")
 
     def season_index(self, name: str) -> int:
+        """0 (spring) to 3 (winter) for a season as an address names it."""
         if name not in SEASONS:
             raise Refused(NOT_FOUND, "A season is spring, summer, fall or winter.")
         return SEASONS.index(name)
@@ -95,12 +100,15 @@ class Table:
         return p.season_index > s or (p.season_index == s and p.season_over)
 
     def season_card(self, s: int) -> deck.SeasonDeal:
+        """Season ``s`` as dealt: its card, time threshold, edicts and turns."""
         return self.deal.seasons[s]
 
     def edict_cards(self) -> dict[str, ScoringCard]:
+        """The scoring card under each edict, A to D."""
         return {letter: card_named(name) for letter, name in self.deal.edicts.items()}
 
     def season_rule(self, s: int) -> data.SeasonCard:
+        """Season ``s``'s card as the rules score it."""
         sd = self.deal.seasons[s]
         return data.SeasonCard(sd.name, sd.threshold, sd.edicts)
 
@@ -110,6 +118,7 @@ class Table:
         return sorted(self.setup.ambushes, key=lambda n: order.get(n, len(order)))
 
     def reveal_order(self) -> dict[str, int]:
+        """Each card's place in the whole game's reveals (its first, if it is reshuffled)."""
         names = [r.name for s in self.deal.seasons for t in s.turns for r in t.reveals]
         return {name: i for i, name in reversed(list(enumerate(names)))}
 

@@ -16,10 +16,12 @@ COOKIE_DAYS = 60
 
 
 def host_cookie(code: str) -> str:
+    """The cookie that holds a table's host token."""
     return f"host_{code}"
 
 
 def seat_cookie(code: str) -> str:
+    """The cookie that holds the claimed seat and its secret, as ``order.token``."""
     return f"seat_{code}"
 
 
