@@ -1,12 +1,14 @@
-"""Where tables live: plain SQLAlchemy models and a session per request.
+"""Where tables live: plain SQLAlchemy models, and sessions on a database URL.
 
-``db`` builds the engine and hands out sessions; ``models`` holds the tables.
-Other features add their own models on the same ``Base``.
+``models`` holds the tables and seats (and owns ``Base``), ``sheets`` the
+players' sheets and score records, ``tables`` the conditional UPDATE that
+advances a table, and ``db`` builds the engine and creates the schema. No
+Flask here: the app's per-request session is ``referee.web.database``.
 """
 
 from __future__ import annotations
 
-from referee.store.db import Base, get_session, init_app
-from referee.store.models import GameTable, Seat
+from referee.store.db import create_schema, make_engine, session_factory
+from referee.store.models import Base, GameTable, Seat
 
-__all__ = ["Base", "GameTable", "Seat", "get_session", "init_app"]
+__all__ = ["Base", "GameTable", "Seat", "create_schema", "make_engine", "session_factory"]

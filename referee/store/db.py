@@ -1,10 +1,12 @@
-"""The database: one engine per app, one session per request.
+"""The database: an engine for a URL, the schema on it, and a session factory.
 
 Plain SQLAlchemy 2 rather than Flask-SQLAlchemy, so the models stay ordinary
-classes and the same code runs from a script. SQLite is the default (a file in
-the instance folder); ``DATABASE_URL`` may name PostgreSQL instead. SQLite gets
-foreign keys, WAL and a busy timeout so that several followers polling while
-the host reveals do not trip over each other's locks.
+classes and the same code runs from a script, a test or the app: nothing here
+imports Flask (the app keeps one session per request in ``referee.web.database``).
+SQLite is the default (a file in the instance folder); ``DATABASE_URL`` may
+name PostgreSQL instead. SQLite gets foreign keys, WAL and a busy timeout so
+that several followers polling while the host reveals do not trip over each
+other's locks.
 """
 
 from __future__ import annotations
@@ -12,16 +14,14 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from flask import Flask, current_app, g
 from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+from sqlalchemy.orm import Session, sessionmaker
+
+import referee.store.sheets  # noqa: F401  (registers the sheet models on Base)
+from referee.store.models import Base
 
 #: How long (ms) an SQLite writer waits for another writer before giving up.
 SQLITE_BUSY_TIMEOUT_MS = 10_000
-
-
-class Base(DeclarativeBase):
-    """The declarative base every model of the project inherits from."""
 
 
 def engine_url(url: str) -> str:
@@ -56,34 +56,16 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
-def init_app(app: Flask) -> None:
-    """Build the engine, create missing tables and close sessions at teardown."""
-    import referee.store.models  # noqa: F401  (registers the models on Base)
-
-    engine = make_engine(app.config["DATABASE_URL"])
+def create_schema(engine: Engine) -> None:
+    """Create the tables that are missing (tables, seats, sheets, scores);
+    existing tables and their rows are left as they are."""
     Base.metadata.create_all(engine)
-    app.extensions["referee.db"] = sessionmaker(engine, expire_on_commit=False)
-    app.teardown_appcontext(close_session)
 
 
-def engine_of(app: Flask) -> Engine:
-    """The app's engine (tests dispose of it to simulate a restart)."""
-    factory: sessionmaker[Session] = app.extensions["referee.db"]
-    bind = factory.kw["bind"]
-    assert isinstance(bind, Engine)
-    return bind
-
-
-def get_session() -> Session:
-    """This request's session, opened on first use."""
-    if "db_session" not in g:
-        factory: sessionmaker[Session] = current_app.extensions["referee.db"]
-        g.db_session = factory()
-    session: Session = g.db_session
-    return session
-
-
-def close_session(_exc: BaseException | None = None) -> None:
-    session: Session | None = g.pop("db_session", None)
-    if session is not None:
-        session.close()
+def session_factory(url: str) -> sessionmaker[Session]:
+    """Sessions on the database at ``url``, its schema created first. Objects
+    stay readable after a commit (``expire_on_commit=False``): a page renders
+    what it just saved."""
+    engine = make_engine(url)
+    create_schema(engine)
+    return sessionmaker(engine, expire_on_commit=False)

@@ -16,14 +16,18 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column, relationship
-
-from referee.store.db import Base
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 #: Join codes use letters and digits that cannot be misread aloud or on a screen.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 MAX_NAME_LENGTH = 40
+
+
+class Base(DeclarativeBase):
+    """The declarative base every model of the project inherits from. It lives
+    with the models, so that ``db`` (which creates the schema) imports the
+    models and nothing imports back."""
 
 
 def utcnow() -> datetime:

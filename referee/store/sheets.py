@@ -20,8 +20,7 @@ from typing import Any
 from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, update
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from referee.store.db import Base
-from referee.store.models import utcnow
+from referee.store.models import Base, utcnow
 
 
 class SeasonSheet(Base):

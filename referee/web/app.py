@@ -16,7 +16,7 @@ from typing import Any
 from flask import Flask
 from flask_wtf import CSRFProtect
 
-from referee import store
+from referee.web import database
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 csrf = CSRFProtect()
@@ -63,7 +63,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.update(test_config)
 
     csrf.init_app(app)
-    store.init_app(app)
+    database.init_app(app)
 
     from referee.web import dealer, errors, photo, sheets
 

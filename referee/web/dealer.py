@@ -1,8 +1,8 @@
 """The dealer's pages: set up a table, reveal cards as host, follow along.
 
-Views stay thin: the form checks input, ``referee.store.tables`` advances a
-table with a conditional UPDATE, ``present`` turns the deal into what a page
-shows. Followers poll ``/api/t/<code>`` once a second; it answers 304 while
+Views stay thin: the form checks input, ``referee.table.hosting`` sets up and
+advances a table (refusing a stale tap with 409), ``present`` turns the deal
+into what a page shows. Followers poll ``/api/t/<code>`` once a second; it answers 304 while
 nothing changed (see ``static/js/table.js``).
 """
 
@@ -25,13 +25,12 @@ from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 from referee.rules import terrain
-from referee.store import GameTable, get_session
-from referee.store import tables as store
-from referee.store.models import utcnow
+from referee.table import GameTable, find_table, hosting, normalise_code
 from referee.web import svg
+from referee.web.database import get_session
 from referee.web.errors import wants_json
 from referee.web.forms import SetupForm
-from referee.web.present import TableView, dealt, setup_of, view_of
+from referee.web.present import TableView, view_of
 
 bp = Blueprint("dealer", __name__)
 
@@ -48,19 +47,16 @@ def home() -> ResponseReturnValue:
     form = SetupForm()
     if form.validate_on_submit():
         assert form.setup is not None
-        setup = form.setup
-        dealt(setup)  # refuse now, not on the first page view, if it cannot be dealt
-        stored = {"deal": setup.to_dict(), "map_side": form.map_side.data}
-        table, token = store.create_table(get_session(), stored, setup.version, form.names)
-        flash(f"Table {table.code} is ready. Keep this page's address: it is your host link.")
-        return redirect(url_for("dealer.host", code=table.code, token=token), code=303)
+        new = hosting.set_up(get_session(), form.setup, form.map_side.data or "", form.names)
+        flash(f"Table {new.table.code} is ready. Keep this page's address: it is your host link.")
+        return redirect(url_for("dealer.host", code=new.table.code, token=new.host_token), code=303)
     status = 400 if request.method == "POST" else 200
     return render_template("dealer/home.html", form=form), status
 
 
 @bp.get("/join")
 def join() -> ResponseReturnValue:
-    code = store.normalise_code(request.args.get("code", ""))
+    code = normalise_code(request.args.get("code", ""))
     if not code:
         abort(400, "Type the table's code: the letters and digits the host's screen shows.")
     load(code)
@@ -68,19 +64,12 @@ def join() -> ResponseReturnValue:
 
 
 def load(code: str) -> GameTable:
-    """The table with this code, or 404/410 with a sentence."""
-    table = store.find_table(get_session(), code)
-    if table is None:
-        abort(404, f"No table has the code {store.normalise_code(code)[:16]}; check it with the host.")
-    lifetime = current_app.config["TABLE_LIFETIME"]
-    if table.updated_at < utcnow() - lifetime:
-        abort(
-            410, f"Table {table.code} expired after {lifetime.days} days without a reveal; start a new one."
-        )
-    return table
+    """The table with this code, or 404/410 with a sentence (``referee.table.Refused``)."""
+    return find_table(get_session(), code, current_app.config["TABLE_LIFETIME"])
 
 
 def host_table(code: str, token: str | None) -> GameTable:
+    """The table with this code, when ``token`` is its host token (else 403)."""
     table = load(code)
     if not table.is_host(token):
         abort(403, "Only the host of this table can do that; open the host link to reveal cards.")
@@ -88,11 +77,13 @@ def host_table(code: str, token: str | None) -> GameTable:
 
 
 def qr_svg(url: str) -> Markup:
+    """The join link as an inline SVG QR code, for phones to scan off the host's screen."""
     qr = segno.make(url, error="m")
     return Markup(qr.svg_inline(border=2, dark="#000", light="#fff", omitsize=True, title=f"Join: {url}"))
 
 
 def render_table(view: TableView, mode: str, token: str | None = None) -> str:
+    """A table page: the host's (with the QR code), a follower's or the TV's."""
     join_url = url_for("dealer.follow", code=view.code, _external=True)
     return render_template(
         "dealer/table.html",
@@ -136,12 +127,8 @@ def panel(code: str) -> ResponseReturnValue:
 @bp.get("/api/t/<code>")
 def state(code: str) -> ResponseReturnValue:
     """What followers poll: 304 while ``taps`` is unchanged (ETag), else the state."""
-    row = store.peek(get_session(), code)
-    if row is None:
-        load(code)  # the 404 with its sentence
-        abort(404)
-    table_id, taps, _updated = row
-    etag = f"{table_id}-{taps}"
+    poll = hosting.poll(get_session(), code)  # 404 with its sentence
+    etag = f"{poll.table_id}-{poll.taps}"
     if request.if_none_match.contains(etag):
         response = Response(status=304)
     else:
@@ -159,8 +146,8 @@ def _seen() -> int:
 
 
 def _moved(table: GameTable) -> ResponseReturnValue:
+    """After a reveal or undo: the new state to a script, the host page to a browser."""
     if wants_json():
-        get_session().expire_all()
         return jsonify(view_of(load(table.code)).state())
     return redirect(url_for("dealer.host", code=table.code, token=request.form.get("host")), code=303)
 
@@ -169,12 +156,7 @@ def _moved(table: GameTable) -> ResponseReturnValue:
 @bp.post("/api/t/<code>/reveal")
 def reveal(code: str) -> ResponseReturnValue:
     table = host_table(code, request.form.get("host"))
-    seen = _seen()
-    total = dealt(setup_of(table)).turn_count()
-    if seen >= total and table.taps >= total:
-        abort(409, "The game is over: winter has ended and there are no more cards to reveal.")
-    if seen != table.taps or not store.move(get_session(), table.id, seen, 1, total):
-        abort(409, "That card was already revealed (a second tap or another tab); the page now shows it.")
+    hosting.reveal(get_session(), table, _seen())
     return _moved(table)
 
 
@@ -182,12 +164,5 @@ def reveal(code: str) -> ResponseReturnValue:
 @bp.post("/api/t/<code>/undo")
 def undo(code: str) -> ResponseReturnValue:
     table = host_table(code, request.form.get("host"))
-    seen = _seen()
-    if seen == 0 and table.taps == 0:
-        abort(409, "There is nothing to undo: no card has been revealed yet.")
-    total = dealt(setup_of(table)).turn_count()
-    if seen != table.taps or not store.move(get_session(), table.id, seen, -1, total):
-        abort(
-            409, "The table changed in the meantime (another tab or tap); the page now shows where it stands."
-        )
+    hosting.undo(get_session(), table, _seen())
     return _moved(table)

@@ -1,7 +1,9 @@
 """Error answers: one clear sentence and the right status, never a traceback.
 
 Browsers get a page; API clients (a path under ``/api/`` or an ``Accept``
-header preferring JSON) get ``{"error": sentence, "status": code}``.
+header preferring JSON) get ``{"error": sentence, "status": code}``. A
+refusal from the table layer (``referee.table.Refused``) answers with its own
+status; any other engine error is input the rules do not allow (400).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from referee.rules.errors import RefereeError
+from referee.table import Refused
 
 bp = Blueprint("errors", __name__)
 
@@ -32,6 +35,7 @@ CSRF_SENTENCE = "The form had expired or came from another page; reload the page
 
 
 def wants_json() -> bool:
+    """Whether to answer JSON: an API path, or an ``Accept`` header preferring it to HTML."""
     if request.path.startswith("/api/"):
         return True
     accept = request.accept_mimetypes
@@ -39,6 +43,7 @@ def wants_json() -> bool:
 
 
 def answer(status: int, sentence: str) -> ResponseReturnValue:
+    """The error page, or the JSON error, with this status and sentence."""
     if wants_json():
         return jsonify(error=sentence, status=status), status
     return render_template("errors/error.html", status=status, sentence=sentence), status
@@ -63,9 +68,14 @@ def http_error(error: HTTPException) -> ResponseReturnValue:
     return answer(error.code or 500, sentence_for(error))
 
 
+def status_of(error: RefereeError) -> int:
+    """A table refusal's own status, else 400 for input the rules do not allow."""
+    return error.status if isinstance(error, Refused) else 400
+
+
 @bp.app_errorhandler(RefereeError)
 def referee_error(error: RefereeError) -> ResponseReturnValue:
-    return answer(400, str(error))
+    return answer(status_of(error), str(error))
 
 
 @bp.app_errorhandler(Exception)

@@ -16,7 +16,7 @@ from wtforms.validators import InputRequired, ValidationError
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from referee.rules import data, deck
-from referee.store.models import MAX_NAME_LENGTH
+from referee.table import MAX_NAME_LENGTH
 
 MAX_PLAYERS = 100
 """The rulebooks allow 1 to 100 players."""

@@ -34,13 +34,13 @@ from referee.rules import terrain
 from referee.rules.data import map_sides
 from referee.rules.errors import RefereeError
 from referee.rules.geometry import SIZE
-from referee.store import get_session
-from referee.store.sheets import SeasonSheet
+from referee.table import NoSuchTable, SeasonSheet, Table, TableExpired
+from referee.table.sheets import open_to_change
 from referee.vision.errors import NoGridError, TooLargeError, VisionError, WrongSheetError
 from referee.vision.printable import PAPERS, PrintableError, sheet_pdf
 from referee.vision.reader import SheetReading, read_sheet
-from referee.web import sheet_play as play
 from referee.web import sheets
+from referee.web.database import get_session
 from referee.web.errors import answer, wants_json
 
 bp = Blueprint("photo", __name__)
@@ -96,7 +96,7 @@ def _photo_url(reading: SheetReading) -> str:
     return "data:image/jpeg;base64," + base64.b64encode(out.getvalue()).decode("ascii")
 
 
-def reading_config(t: play.Table, sheet: SeasonSheet, reading: SheetReading) -> dict[str, Any]:
+def reading_config(t: Table, sheet: SeasonSheet, reading: SheetReading) -> dict[str, Any]:
     """What the editor needs to start from the reading instead of the saved map.
 
     ``check`` lists the squares to outline: those the reader doubts, filled
@@ -139,10 +139,7 @@ def _refuse(code: str, number: int, season: str, status: int, sentence: str) -> 
 @bp.post("/t/<code>/sheets/<int:number>/<season>/photo")
 def read(code: str, number: int, season: str) -> ResponseReturnValue:
     t, seat, s = sheets.for_change(code, number, season)
-    session = get_session()
-    sheet = play.open_sheet(session, t, seat, s)
-    if s < 3 and play.find_score(session, seat, s + 1) is not None:
-        abort(409, "A later season has been scored; this season's map can no longer change.")
+    sheet = open_to_change(get_session(), t, seat, s)
     form = PhotoForm()
     if not form.validate_on_submit():
         errors = form.photo.errors or next(iter(form.errors.values()), ["The form could not be read."])
@@ -177,7 +174,7 @@ def too_large(error: RequestEntityTooLarge) -> ResponseReturnValue:
     view = request.view_args or {}
     try:
         return _refuse(view["code"], view["number"], view["season"], 413, limit_sentence("photo"))
-    except HTTPException:
+    except (HTTPException, NoSuchTable, TableExpired):
         return answer(413, limit_sentence("photo"))  # no such table or seat: the plain page
 
 

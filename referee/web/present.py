@@ -1,50 +1,19 @@
 """What a dealer page shows, recomputed from a table's setup and taps.
 
-The engine says which cards are face up; this module looks the cards up in the
-game data and puts into words what the table does with them: who passes to
-whom on an ambush, where a solo ambush starts, which edicts to score now.
+The engine says which cards are face up; the table layer (``referee.table.deal``)
+deals the game again from the stored setup and looks the cards up by name;
+this module puts into words what the table does with them: who passes to whom
+on an ambush, where a solo ambush starts, which edicts to score now.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
 from typing import Any
 
 from referee.rules import data, deck
-from referee.store.models import GameTable
-
-SEASON_NAMES = {"spring": "Spring", "summer": "Summer", "fall": "Fall", "winter": "Winter"}
-
-
-@lru_cache(maxsize=512)
-def dealt(setup: deck.Setup) -> deck.Deal:
-    """The deal of a setup (pure, so cached)."""
-    return deck.deal(setup)
-
-
-def setup_of(table: GameTable) -> deck.Setup:
-    return deck.Setup.from_dict(table.setup["deal"])
-
-
-@cache
-def _explore() -> dict[str, data.ExploreCard]:
-    return {c.name: c for c in data.explore_cards()}
-
-
-@cache
-def _ambushes() -> dict[str, data.AmbushCard]:
-    return {c.name: c for c in data.ambush_cards()}
-
-
-@cache
-def _heroes() -> dict[str, data.HeroCard]:
-    return {c.name: c for c in data.hero_cards()}
-
-
-@cache
-def _scoring() -> dict[str, data.ScoringCardInfo]:
-    return {c.name: c for c in data.scoring_card_infos()}
+from referee.table import SEASON_NAMES, GameTable, dealt, setup_of
+from referee.table.deal import ambush_cards, explore_cards, hero_cards, map_side_of, scoring_cards
 
 
 @dataclass(frozen=True)
@@ -73,9 +42,9 @@ class CardView:
 def card_view(reveal: deck.Reveal) -> CardView:
     return CardView(
         reveal,
-        explore=_explore().get(reveal.name),
-        ambush=_ambushes().get(reveal.name),
-        hero=_heroes().get(reveal.name),
+        explore=explore_cards().get(reveal.name),
+        ambush=ambush_cards().get(reveal.name),
+        hero=hero_cards().get(reveal.name),
     )
 
 
@@ -190,6 +159,7 @@ class TableView:
 
 
 def view_of(table: GameTable, taps: int | None = None) -> TableView:
+    """What the dealer pages show of a table after ``taps`` reveals (by default, the table's own)."""
     setup = setup_of(table)
     game = dealt(setup)
     taps = table.taps if taps is None else taps
@@ -211,7 +181,7 @@ def view_of(table: GameTable, taps: int | None = None) -> TableView:
         count = position.turn_index if index == position.season_index else len(game.seasons[index].turns)
         for t in game.seasons[index].turns[:count]:
             for reveal in t.reveals:
-                ambush = _ambushes().get(reveal.name)
+                ambush = ambush_cards().get(reveal.name)
                 if reveal.kind == "ambush" and ambush is not None and ambush.effect:
                     ongoing.append(ambush)
 
@@ -221,8 +191,8 @@ def view_of(table: GameTable, taps: int | None = None) -> TableView:
         deal=game,
         position=position,
         players=table.player_names,
-        map_side=data.map_sides()[table.setup.get("map_side", "A")],
-        edicts=[Edict(letter, _scoring()[name]) for letter, name in sorted(game.edicts.items())],
+        map_side=map_side_of(table),
+        edicts=[Edict(letter, scoring_cards()[name]) for letter, name in sorted(game.edicts.items())],
         turn=turn,
         column=column,
         ongoing=ongoing,

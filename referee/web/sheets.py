@@ -1,9 +1,9 @@
 """The sheet pages: claim a seat, draw the map, score each season, settle the game.
 
-Thin views over ``sheet_play``: they find the table, check who may change a
-sheet and render. A phone that claims a seat keeps the seat's secret in a
-cookie; the host's phone keeps the host token in one (set by opening the
-sheets page from the host link), and may change every sheet.
+Thin views over ``referee.table``: each reads the request, checks who may
+change a sheet (``seats``, by cookie), calls the table layer and renders. A
+refusal from the table layer, or input the rules do not allow, answers with
+its status and one sentence.
 """
 
 from __future__ import annotations
@@ -11,32 +11,34 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
-from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
 
 from referee.rules import data, heroes, season
 from referee.rules.errors import RefereeError
-from referee.rules.geometry import SIZE, where
-from referee.store import Base, get_session
-from referee.store.db import engine_of
-from referee.store.models import GameTable, Seat
-from referee.web import sheet_play as play
+from referee.rules.geometry import SIZE, Cell, where
+from referee.table import SEASON_NAMES, SEASONS, SeasonSheet, Seat, Table, ambushes, hosting, scoring
+from referee.table import sheets as table_sheets
+from referee.table.deal import hero_patterns
+from referee.table.records import map_of, scores_by_seat
+from referee.table.standings import EXPORT_FIELDS, export_game, export_rows, settle
+from referee.web.database import get_session
 from referee.web.dealer import load
-from referee.web.present import SEASON_NAMES
+from referee.web.errors import answer, status_of
+from referee.web.seats import (
+    host_cookie,
+    is_host,
+    may_change,
+    my_seat,
+    require_change,
+    seat_cookie,
+    set_cookie,
+)
 
 bp = Blueprint("sheets", __name__)
-
-COOKIE_DAYS = 60
-
-
-@bp.record_once
-def _create_tables(state: BlueprintSetupState) -> None:
-    import referee.store.sheets  # noqa: F401  (registers the sheet models on Base)
-
-    Base.metadata.create_all(engine_of(state.app))
 
 
 def sentence(text: str) -> str:
@@ -50,57 +52,14 @@ def sentence(text: str) -> str:
 @bp.errorhandler(RefereeError)
 def _refused(error: RefereeError) -> ResponseReturnValue:
     """A refused sheet: its own status, or 400 for input the rules do not allow."""
-    from referee.web.errors import answer
-
-    status = error.status if isinstance(error, play.SheetRefused) else 400
-    return answer(status, sentence(str(error)))
+    return answer(status_of(error), sentence(str(error)))
 
 
-# --- who may change a sheet -------------------------------------------------------------------------
+def _table(code: str) -> Table:
+    return Table.of(load(code))
 
 
-def _host_cookie(code: str) -> str:
-    return f"host_{code}"
-
-
-def _seat_cookie(code: str) -> str:
-    return f"seat_{code}"
-
-
-def is_host(table: GameTable) -> bool:
-    return table.is_host(request.cookies.get(_host_cookie(table.code)))
-
-
-def my_seat(table: GameTable) -> Seat | None:
-    """The seat this phone claimed, if its secret still matches."""
-    raw = request.cookies.get(_seat_cookie(table.code), "")
-    order, _, token = raw.partition(".")
-    if not order.isdigit():
-        return None
-    for seat in table.seats:
-        if seat.order == int(order) and seat.holds(token):
-            return seat
-    return None
-
-
-def may_change(table: GameTable, seat: Seat) -> bool:
-    return is_host(table) or my_seat(table) is seat
-
-
-def require_change(table: GameTable, seat: Seat) -> None:
-    if not may_change(table, seat):
-        abort(
-            403,
-            f"Only {seat.name} or the host can change {seat.name}'s sheet; "
-            "claim your own seat on this phone from the table's sheets page.",
-        )
-
-
-def _table(code: str) -> play.Table:
-    return play.Table.of(load(code))
-
-
-def for_change(code: str, number: int, season: str) -> tuple[play.Table, Seat, int]:
+def for_change(code: str, number: int, season: str) -> tuple[Table, Seat, int]:
     """The table, the seat and the season index of a request that changes a
     sheet, refused unless this phone holds the seat or is the host's."""
     t = _table(code)
@@ -109,16 +68,9 @@ def for_change(code: str, number: int, season: str) -> tuple[play.Table, Seat, i
     return t, seat, t.season_index(season)
 
 
-def _set_cookie(response: Response, name: str, value: str, code: str) -> None:
-    response.set_cookie(
-        name,
-        value,
-        max_age=COOKIE_DAYS * 86400,
-        path=f"/t/{code}",
-        httponly=True,
-        samesite="Lax",
-        secure=request.is_secure,
-    )
+def _spaces(cells: Iterable[Cell]) -> list[tuple[int, str]]:
+    """Spaces as (map index, name), for the pages' highlights and choices."""
+    return [(r * SIZE + c, where(r, c)) for r, c in cells]
 
 
 # --- seats -------------------------------------------------------------------------------------------
@@ -132,18 +84,16 @@ def seats(code: str) -> ResponseReturnValue:
         if not t.table.is_host(token):
             abort(403, "That host link is not this table's; open the link the host page gave you.")
         response = redirect(url_for("sheets.seats", code=t.table.code), code=303)
-        _set_cookie(response, _host_cookie(t.table.code), token, t.table.code)
+        set_cookie(response, host_cookie(t.table.code), token, t.table.code)
         return response
-    session = get_session()
-    scores = play.scores_by_seat(session, t)
     return render_template(
         "sheets/seats.html",
         t=t,
         host=is_host(t.table),
         mine=my_seat(t.table),
-        scores=scores,
-        season_names=[SEASON_NAMES[s] for s in play.SEASONS],
-        current=play.SEASONS[t.current],
+        scores=scores_by_seat(get_session(), t),
+        season_names=[SEASON_NAMES[s] for s in SEASONS],
+        current=SEASONS[t.current],
     )
 
 
@@ -156,10 +106,9 @@ def claim(code: str, number: int) -> ResponseReturnValue:
             403,
             f"{seat.name}'s seat is already claimed on another phone; the host can hand it to this one.",
         )
-    token = seat.issue_token()
-    get_session().commit()
+    token = hosting.claim_seat(get_session(), seat)
     response = redirect(url_for("sheets.editor", code=t.table.code, number=number), code=303)
-    _set_cookie(response, _seat_cookie(t.table.code), f"{seat.order}.{token}", t.table.code)
+    set_cookie(response, seat_cookie(t.table.code), f"{seat.order}.{token}", t.table.code)
     return response
 
 
@@ -170,11 +119,12 @@ def claim(code: str, number: int) -> ResponseReturnValue:
 def editor(code: str, number: int) -> ResponseReturnValue:
     t = _table(code)
     t.seat(number)
-    return redirect(url_for("sheets.edit", code=t.table.code, number=number, season=play.SEASONS[t.current]))
+    return redirect(url_for("sheets.edit", code=t.table.code, number=number, season=SEASONS[t.current]))
 
 
-def _editor_config(t: play.Table, seat: Seat, sheet: Any, s: int) -> dict[str, Any]:
-    themap = play.map_of(t, sheet)
+def _editor_config(t: Table, seat: Seat, sheet: SeasonSheet, s: int) -> dict[str, Any]:
+    """What ``editor.js`` starts from: the map, the side's printed spaces, the tags and the addresses."""
+    themap = map_of(t, sheet)
     side = t.side
     return {
         "map": themap.text().replace("\n", ""),
@@ -188,12 +138,10 @@ def _editor_config(t: play.Table, seat: Seat, sheet: Any, s: int) -> dict[str, A
         "heroesGame": t.heroes,
         "ambushes": t.ambushes(),
         "initials": {a.name: (a.initial or a.name[0]) for a in data.ambush_cards()},
-        "heroPatterns": play.hero_patterns() if t.heroes else {},
+        "heroPatterns": hero_patterns() if t.heroes else {},
         "orientations": [o.value for o in heroes.Orientation],
-        "saveUrl": url_for("sheets.save", code=t.table.code, number=seat.order + 1, season=play.SEASONS[s]),
-        "soloUrl": url_for(
-            "sheets.solo_help", code=t.table.code, number=seat.order + 1, season=play.SEASONS[s]
-        )
+        "saveUrl": url_for("sheets.save", code=t.table.code, number=seat.order + 1, season=SEASONS[s]),
+        "soloUrl": url_for("sheets.solo_help", code=t.table.code, number=seat.order + 1, season=SEASONS[s])
         if t.solo
         else None,
         "warning": season.coin_warning(themap, sheet.coins),
@@ -211,11 +159,9 @@ def editor_page(code: str, number: int, season: str, **extra: Any) -> str:
     t = _table(code)
     seat = t.seat(number)
     s = t.season_index(season)
-    session = get_session()
-    sheet = play.open_sheet(session, t, seat, s)
-    config = _editor_config(t, seat, sheet, s)
+    editing = table_sheets.open_for_editing(get_session(), t, seat, s)
+    config = _editor_config(t, seat, editing.sheet, s)
     config.update(extra.pop("config", {}))
-    targets = play.gorgon_pending(t, sheet)
     return render_template(
         "sheets/editor.html",
         t=t,
@@ -223,35 +169,22 @@ def editor_page(code: str, number: int, season: str, **extra: Any) -> str:
         s=s,
         season=season,
         season_name=SEASON_NAMES[season],
-        sheet=sheet,
+        sheet=editing.sheet,
         config=config,
         can_change=may_change(t.table, seat),
-        scored=play.find_score(session, seat, s) is not None,
+        scored=editing.scored,
         ended=t.ended(s),
-        gorgon=[(r * SIZE + c, where(r, c)) for r, c in targets],
+        gorgon=_spaces(editing.gorgon),
         edicts=[(letter, t.deal.edicts[letter]) for letter in t.season_card(s).edicts],
         ambushes_now=t.ambushes_revealed(s),
         **extra,
     )
 
 
-def _json() -> Any:
-    payload = request.get_json(silent=True)
-    if payload is None:
-        abort(400, "The page sent nothing the referee could read; reload it and try again.")
-    return payload
-
-
 @bp.post("/t/<code>/sheets/<int:number>/<season>")
 def save(code: str, number: int, season: str) -> ResponseReturnValue:
     t, seat, s = for_change(code, number, season)
-    session = get_session()
-    sheet = play.find_sheet(session, seat, s)
-    if sheet is None:
-        abort(409, "This season's sheet does not exist yet; reload the page.")
-    if play.find_score(session, seat, s + 1) is not None if s < 3 else False:
-        abort(409, "A later season has been scored; this season's map can no longer change.")
-    saved = play.save(session, t, sheet, _json())
+    saved = table_sheets.save(get_session(), t, seat, s, request.get_json(silent=True))
     config = _editor_config(t, seat, saved.sheet, s)
     return jsonify(
         revision=saved.sheet.revision,
@@ -261,7 +194,7 @@ def save(code: str, number: int, season: str) -> ResponseReturnValue:
         heroes=config["heroes"],
         warning=config["warning"],
         messages=saved.messages,
-        gorgon=bool(play.gorgon_pending(t, saved.sheet)),
+        gorgon=bool(saved.gorgon),
     )
 
 
@@ -272,8 +205,10 @@ def solo_help(code: str, number: int, season: str) -> ResponseReturnValue:
     t.season_index(season)
     if not t.solo:
         abort(400, "The ambush helper is for solo games; at a table your neighbour draws the monster.")
-    payload = _json()
-    return jsonify(play.solo_help(t, payload.get("map"), payload.get("ambush")))
+    payload = request.get_json(silent=True)
+    if payload is None:
+        abort(400, "The page sent nothing the referee could read; reload it and try again.")
+    return jsonify(ambushes.solo_help(t, payload.get("map"), payload.get("ambush")))
 
 
 def _space(raw: str | None) -> tuple[int, int]:
@@ -292,11 +227,8 @@ def _revision() -> int:
 @bp.post("/t/<code>/sheets/<int:number>/<season>/gorgon")
 def gorgon(code: str, number: int, season: str) -> ResponseReturnValue:
     t, seat, s = for_change(code, number, season)
-    session = get_session()
-    sheet = play.find_sheet(session, seat, s)
-    if sheet is None or not play.gorgon_pending(t, sheet):
-        abort(409, "There is no Gorgon gaze waiting on this sheet.")
-    play.apply_gorgon(session, t, sheet, _revision(), _space(request.form.get("space")))
+    sheet = ambushes.gorgon_sheet(get_session(), t, seat, s)
+    ambushes.apply_gorgon(get_session(), t, sheet, _revision(), _space(request.form.get("space")))
     return redirect(url_for("sheets.edit", code=t.table.code, number=number, season=season), code=303)
 
 
@@ -306,7 +238,7 @@ def gorgon(code: str, number: int, season: str) -> ResponseReturnValue:
 @bp.post("/t/<code>/sheets/<int:number>/<season>/score")
 def score(code: str, number: int, season: str) -> ResponseReturnValue:
     t, seat, s = for_change(code, number, season)
-    play.score(get_session(), t, seat, s)
+    scoring.score(get_session(), t, seat, s)
     return redirect(url_for("sheets.scored", code=t.table.code, number=number, season=season), code=303)
 
 
@@ -315,27 +247,18 @@ def scored(code: str, number: int, season: str) -> ResponseReturnValue:
     t = _table(code)
     seat = t.seat(number)
     s = t.season_index(season)
-    session = get_session()
-    record = play.find_score(session, seat, s)
-    if record is None:
+    found = scoring.scored_season(get_session(), t, seat, s)
+    if found is None:
         abort(404, f"{seat.name}'s {SEASON_NAMES[season]} has not been scored yet.")
-    sheet = play.find_sheet(session, seat, s)
-    assert sheet is not None
-    scores = play.scores_by_seat(session, t)[seat.id]
     effects: dict[str, Any] = {}
-    next_started = s < 3 and play.find_sheet(session, seat, s + 1) is not None
-    if t.heroes and not next_started:
-        pending = play.pending_effects(t, sheet)
-        themap = play.map_of(t, sheet)
-        for tag in play.tags_of(sheet):
-            if tag.ambush == heroes.ZOMBIE_PLAGUE and tag.ambush in pending:
-                spread = sorted(heroes.zombie_spread(themap, tag.spaces))
-                effects["zombies"] = [(r * SIZE + c, where(r, c)) for r, c in spread]
-            if tag.ambush == heroes.GIANT_TROLL_RAVAGE and tag.ambush in pending:
-                targets = sorted(heroes.troll_targets(themap, tag.spaces))
-                effects["troll"] = [(r * SIZE + c, where(r, c)) for r, c in targets]
-        effects["pending"] = pending
-        effects["done"] = bool((sheet.effects or {}).get("after_scoring"))
+    if found.effects is not None:
+        if found.effects.zombies is not None:
+            effects["zombies"] = _spaces(found.effects.zombies)
+        if found.effects.troll is not None:
+            effects["troll"] = _spaces(found.effects.troll)
+        effects["pending"] = found.effects.pending
+        effects["done"] = found.effects.done
+    record = found.record
     return render_template(
         "sheets/score.html",
         t=t,
@@ -346,14 +269,14 @@ def scored(code: str, number: int, season: str) -> ResponseReturnValue:
         record=record,
         codes=record.map_text.replace("\n", ""),
         printed_ruins={r * SIZE + c for r, c in t.side.ruins},
-        scores=scores,
-        season_names=[SEASON_NAMES[x] for x in play.SEASONS],
+        scores=found.scores,
+        season_names=[SEASON_NAMES[x] for x in SEASONS],
         edict_pairs=[t.season_card(x).edicts for x in range(4)],
         can_change=may_change(t.table, seat),
         effects=effects,
-        next_season=play.SEASONS[s + 1] if s < 3 else None,
+        next_season=SEASONS[s + 1] if s < 3 else None,
         next_open=s < 3 and t.current > s,
-        sheet=sheet,
+        sheet=found.sheet,
     )
 
 
@@ -362,7 +285,7 @@ def effects(code: str, number: int, season: str) -> ResponseReturnValue:
     t, seat, s = for_change(code, number, season)
     raw = request.form.get("troll")
     troll = _space(raw) if raw else None
-    play.confirm_effects(get_session(), t, seat, s, troll)
+    ambushes.confirm_effects(get_session(), t, seat, s, troll)
     return redirect(url_for("sheets.scored", code=t.table.code, number=number, season=season), code=303)
 
 
@@ -372,66 +295,35 @@ def effects(code: str, number: int, season: str) -> ResponseReturnValue:
 @bp.get("/t/<code>/standings")
 def standings(code: str) -> ResponseReturnValue:
     t = _table(code)
-    session = get_session()
-    settled = play.settle(session, t)
+    settled = settle(get_session(), t)
     return render_template(
         "sheets/standings.html",
         t=t,
         settled=settled,
-        scores=play.scores_by_seat(session, t),
-        season_names=[SEASON_NAMES[x] for x in play.SEASONS],
+        scores=settled.scores,
+        season_names=[SEASON_NAMES[x] for x in SEASONS],
     )
+
+
+def _download(body: str, mimetype: str, code: str, extension: str) -> Response:
+    response = Response(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="referee-{code}.{extension}"'
+    return response
 
 
 @bp.get("/t/<code>/export.json")
 def export_json(code: str) -> ResponseReturnValue:
     t = _table(code)
-    session = get_session()
-    settled = play.settle(session, t)
-    body = {
-        "table": t.table.code,
-        "setup": t.setup.to_dict(),
-        "map_side": t.side.letter,
-        "edicts": t.deal.edicts,
-        "seats": [{"seat": s.order + 1, "player": s.name} for s in t.seats],
-        "seasons": play.export_rows(session, t),
-        "standings": [
-            {"place": st.place, "player": st.player.name, "total": st.player.total, "reason": st.reason}
-            for st in settled.standings
-        ],
-    }
-    if settled.solo is not None:
-        body["solo"] = {"rating": settled.solo.rating, "title": settled.solo.title}
-    response = Response(json.dumps(body, indent=2, ensure_ascii=False), mimetype="application/json")
-    response.headers["Content-Disposition"] = f'attachment; filename="referee-{t.table.code}.json"'
-    return response
+    body = json.dumps(export_game(get_session(), t), indent=2, ensure_ascii=False)
+    return _download(body, "application/json", t.table.code, "json")
 
 
 @bp.get("/t/<code>/export.csv")
 def export_csv(code: str) -> ResponseReturnValue:
     t = _table(code)
-    rows = play.export_rows(get_session(), t)
     out = io.StringIO()
-    fields = [
-        "table",
-        "seat",
-        "player",
-        "season",
-        "edict_1",
-        "card_1",
-        "stars_1",
-        "edict_2",
-        "card_2",
-        "stars_2",
-        "coins",
-        "monsters",
-        "total",
-        "map",
-    ]
-    writer = csv.DictWriter(out, fieldnames=fields)
+    writer = csv.DictWriter(out, fieldnames=EXPORT_FIELDS)
     writer.writeheader()
-    for row in rows:
+    for row in export_rows(get_session(), t):
         writer.writerow({**row, "map": row["map"].replace("\n", "/")})
-    response = Response(out.getvalue(), mimetype="text/csv")
-    response.headers["Content-Disposition"] = f'attachment; filename="referee-{t.table.code}.csv"'
-    return response
+    return _download(out.getvalue(), "text/csv", t.table.code, "csv")

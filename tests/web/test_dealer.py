@@ -13,8 +13,8 @@ from sqlalchemy import update
 
 from referee.rules import deck
 from referee.store import GameTable
-from referee.store.db import get_session
 from referee.store.models import utcnow
+from referee.web.database import get_session
 from referee.web.present import passes
 from tests.web.conftest import act, create_table, csrf_token
 

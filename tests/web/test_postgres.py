@@ -17,7 +17,8 @@ from flask import Flask
 from sqlalchemy import delete, text
 
 from referee.store import GameTable
-from referee.store.db import engine_of, make_engine
+from referee.store.db import make_engine
+from referee.web.database import engine_of
 from tests.web.conftest import (
     Browserless,
     LiveServer,

@@ -8,7 +8,7 @@ from pathlib import Path
 from flask import Flask
 
 from referee.rules import deck
-from referee.store.db import engine_of
+from referee.web.database import engine_of
 from tests.web.conftest import act, create_table, make_app
 
 

@@ -14,10 +14,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from referee.store import get_session
 from referee.store.models import GameTable
 from referee.store.sheets import SeasonSheet
 from referee.web.app import create_app
+from referee.web.database import get_session
 from tests.web_sheets.conftest import TableAt, csrf_token, editor
 
 

@@ -15,9 +15,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from referee.rules import deck
-from referee.store import get_session
 from referee.store import tables as store
 from referee.web.app import create_app
+from referee.web.database import get_session
 
 
 @pytest.fixture()

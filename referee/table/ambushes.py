@@ -1,0 +1,150 @@
+"""What ambush cards do to a sheet at a table: the Heroes effects and the solo helper.
+
+The rules say what each ambush does (``referee.rules.heroes``, ``.solo``);
+this module finds the sheet they act on and remembers what has been done.
+The Gorgon's gaze destroys a space the player chooses once the Gorgon is
+drawn; the Zombie Plague and the Giant Troll Ravage act after each season is
+scored and wait for the player to confirm them (and choose the troll's
+space); the next season's sheet starts from the map with them applied. In a
+solo game the rules, not a neighbour, say where an ambush's monster goes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from referee.rules import heroes, solo, terrain
+from referee.rules.geometry import Cell
+from referee.rules.sheet import MapSheet
+from referee.store.models import Seat
+from referee.store.sheets import SeasonSheet
+from referee.table.deal import ambush_cards
+from referee.table.errors import BAD_INPUT, CONFLICT, Refused
+from referee.table.records import find_score, find_sheet, map_of, patterns_of, tags_of, write_sheet
+from referee.table.state import Table
+
+#: The ambushes whose effect acts after scoring each season.
+AFTER_SCORING = (heroes.ZOMBIE_PLAGUE, heroes.GIANT_TROLL_RAVAGE)
+
+
+# --- the Gorgon's gaze -----------------------------------------------------------------------------
+
+
+def gorgon_pending(table: Table, sheet: SeasonSheet) -> list[Cell]:
+    """The spaces the Gorgon may destroy, while its gaze is not yet done."""
+    if (sheet.effects or {}).get("gorgon_done"):
+        return []
+    themap = map_of(table, sheet)
+    for tag in tags_of(sheet):
+        if tag.ambush == heroes.GORGON_GAZE:
+            return sorted(heroes.gorgon_targets(themap, tag.spaces))
+    return []
+
+
+def gorgon_sheet(session: Session, table: Table, seat: Seat, s: int) -> SeasonSheet:
+    """The seat's sheet for season ``s``, when a Gorgon's gaze waits on it."""
+    sheet = find_sheet(session, seat, s)
+    if sheet is None or not gorgon_pending(table, sheet):
+        raise Refused(CONFLICT, "There is no Gorgon gaze waiting on this sheet.")
+    return sheet
+
+
+def apply_gorgon(session: Session, table: Table, sheet: SeasonSheet, seen: int, at: Cell) -> None:
+    """Destroy the space ``at`` the Gorgon gazes on, from a page showing revision ``seen``."""
+    gorgon = next(t for t in tags_of(sheet) if t.ambush == heroes.GORGON_GAZE)
+    themap = heroes.gorgon_gaze(map_of(table, sheet), gorgon.spaces, at)
+    effects = dict(sheet.effects or {}, gorgon_done=True)
+    write_sheet(session, sheet, seen, {"map_text": themap.text(), "effects": effects})
+
+
+# --- after scoring: the Zombie Plague and the Giant Troll Ravage ----------------------------------
+
+
+def pending_effects(table: Table, sheet: SeasonSheet) -> list[str]:
+    """The after-scoring effects this sheet's monsters still need confirmed."""
+    if (sheet.effects or {}).get("after_scoring"):
+        return []
+    themap = map_of(table, sheet)
+    out = []
+    for tag in tags_of(sheet):
+        if tag.ambush in AFTER_SCORING and any(themap.at(*at) == terrain.MONSTER for at in tag.spaces):
+            out.append(tag.ambush)
+    return out
+
+
+def resolve(table: Table, sheet: SeasonSheet, troll: Cell | None) -> heroes.AfterScoring:
+    """The season's after-scoring effects on this sheet, in the order the ambushes were revealed."""
+    order = table.reveal_order()
+    tags = sorted(tags_of(sheet), key=lambda t: order.get(t.ambush, len(order)))
+    choices = {heroes.GIANT_TROLL_RAVAGE: troll} if troll is not None else {}
+    return heroes.resolve_after_scoring(
+        map_of(table, sheet),
+        tags,
+        choices,
+        patterns=patterns_of(sheet.heroes or []),
+        dragon_paid=bool((sheet.effects or {}).get("dragon_paid")),
+    )
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """The after-scoring effects a scored sheet shows its player before the next season."""
+
+    pending: list[str]
+    """The ambushes still to confirm, in the order their tags were drawn."""
+    zombies: list[Cell] | None
+    """Where the zombies spread; None when no Zombie Plague waits."""
+    troll: list[Cell] | None
+    """The spaces the troll may destroy; None when no Giant Troll Ravage waits."""
+    done: bool
+    """Whether the player has confirmed the effects."""
+
+
+def waiting_effects(table: Table, sheet: SeasonSheet) -> Waiting:
+    """What the after-scoring ambushes will do to this sheet, for the player to confirm."""
+    pending = pending_effects(table, sheet)
+    themap = map_of(table, sheet)
+    zombies = troll = None
+    for tag in tags_of(sheet):
+        if tag.ambush == heroes.ZOMBIE_PLAGUE and tag.ambush in pending:
+            zombies = sorted(heroes.zombie_spread(themap, tag.spaces))
+        if tag.ambush == heroes.GIANT_TROLL_RAVAGE and tag.ambush in pending:
+            troll = sorted(heroes.troll_targets(themap, tag.spaces))
+    return Waiting(pending, zombies, troll, bool((sheet.effects or {}).get("after_scoring")))
+
+
+def confirm_effects(session: Session, table: Table, seat: Seat, s: int, troll: Cell | None) -> None:
+    """Record that the player confirmed the after-scoring effects (and the troll's space)."""
+    sheet = find_sheet(session, seat, s)
+    if sheet is None or find_score(session, seat, s) is None:
+        raise Refused(CONFLICT, "Score the season before applying the ambushes' effects.")
+    if s < 3 and find_sheet(session, seat, s + 1) is not None:
+        raise Refused(CONFLICT, "The next season has already begun from this map.")
+    resolve(table, sheet, troll)  # DrawingError when the troll's space is not allowed
+    effects = dict(sheet.effects or {}, after_scoring=True)
+    if troll is not None:
+        effects["troll"] = [troll[0], troll[1]]
+    sheet.effects = effects
+    session.commit()
+
+
+# --- solo: where an ambush's monster goes ------------------------------------------------------------
+
+
+def solo_help(table: Table, text: Any, ambush: Any) -> dict[str, Any]:
+    """Where the solo rules draw an ambush's monster on the map as the editor shows it."""
+    if not isinstance(text, str):
+        raise Refused(BAD_INPUT, "The page sent no map; reload it and try again.")
+    card = ambush_cards().get(ambush) if isinstance(ambush, str) else None
+    if card is None or card.name not in table.setup.ambushes:
+        raise Refused(BAD_INPUT, "Choose one of this table's ambush cards.")
+    themap = MapSheet.parse(text, table.side)
+    placement = solo.place_solo_ambush(themap, card)
+    return {
+        "ambush": card.name,
+        "spaces": sorted([r, c] for r, c in placement.spaces) if placement else [],
+        "sentence": solo.solo_sentence(card, placement),
+    }

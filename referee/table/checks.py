@@ -1,0 +1,85 @@
+"""What the grid editor sends, checked before anything is stored.
+
+The editor's JSON comes from a page anyone can change, so every field is
+checked here for its type and its place in the game: a coin count is a
+number, a space is a row and column on the grid, a monster tag names one of
+this table's ambush cards and covers monster spaces, a hero is a hero card
+on a hero space. Each refusal (400) is one sentence the player can act on.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.rules import heroes, terrain
+from referee.rules.geometry import SIZE, Cell, where
+from referee.rules.sheet import MapSheet
+from referee.table.deal import hero_cards
+from referee.table.errors import BAD_INPUT, Refused
+from referee.table.state import Table
+
+
+def whole_number(value: Any, what: str) -> int:
+    """``value`` when it is an integer (not a boolean); ``what`` names it in the refusal."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise Refused(BAD_INPUT, f"The page sent no {what}; reload it and try again.")
+    return value
+
+
+def space(value: Any) -> Cell:
+    """A space on the grid, sent as ``[row, col]`` counted from 0."""
+    if (
+        not isinstance(value, list | tuple)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < SIZE for v in value)
+    ):
+        raise Refused(BAD_INPUT, "A space must be a row and a column from 1 to 11.")
+    return (value[0], value[1])
+
+
+def check_monsters(table: Table, themap: MapSheet, raw: Any) -> list[dict[str, Any]]:
+    """Monster tags as sent by the editor, checked: a known ambush of this
+    table, each space holding a monster (or a destroyed monster)."""
+    if not isinstance(raw, list):
+        raise Refused(BAD_INPUT, "The page sent the monster tags in a form the referee does not know.")
+    allowed = set(table.setup.ambushes)
+    merged: dict[str, set[Cell]] = {}
+    for item in raw:
+        if not isinstance(item, dict) or not isinstance(item.get("ambush"), str):
+            raise Refused(BAD_INPUT, "Each monster tag names its ambush card.")
+        name = item["ambush"]
+        if name not in allowed:
+            raise Refused(BAD_INPUT, f"{name} is not one of this table's ambush cards.")
+        spaces = {space(v) for v in item.get("spaces") or []}
+        for at in spaces:
+            code = themap.at(*at)
+            if code not in (terrain.MONSTER, terrain.DESTROYED):
+                raise Refused(
+                    BAD_INPUT,
+                    f"{where(*at)} is tagged as the {name} but holds {terrain.NAMES[code]}, not a monster.",
+                )
+        merged.setdefault(name, set()).update(spaces)
+    return [{"ambush": n, "spaces": sorted([r, c] for r, c in s)} for n, s in merged.items() if s]
+
+
+def check_heroes(themap: MapSheet, raw: Any, before: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Heroes as sent: a hero card, a space and an orientation each. A new
+    hero's space must hold the hero; an old one's may since have been destroyed."""
+    if not isinstance(raw, list):
+        raise Refused(BAD_INPUT, "The page sent the heroes in a form the referee does not know.")
+    known = {(h["hero"], tuple(h["at"])) for h in before}
+    out = []
+    for item in raw:
+        if not isinstance(item, dict) or item.get("hero") not in hero_cards():
+            raise Refused(BAD_INPUT, "Choose which hero card each hero on the map is.")
+        at = space(item.get("at"))
+        try:
+            orientation = heroes.Orientation(item.get("orientation", heroes.Orientation.PRINTED.value))
+        except ValueError:
+            raise Refused(BAD_INPUT, "A hero's attack pattern is printed, rotated or flipped.") from None
+        code = themap.at(*at)
+        old = (item["hero"], at) in known
+        if code != terrain.HERO and not (old and code == terrain.DESTROYED):
+            raise Refused(BAD_INPUT, f"{where(*at)} is given the hero {item['hero']} but holds no hero.")
+        out.append({"hero": item["hero"], "at": [at[0], at[1]], "orientation": orientation.value})
+    return out

@@ -1,0 +1,88 @@
+"""What the host does to a table, and how a phone takes a seat at it.
+
+Setting up deals the game once before storing it, so a setup that cannot be
+dealt is refused at once rather than on the first page. Revealing and taking
+back a card move the table by one conditional UPDATE (``referee.store.tables``):
+of two taps on the same card exactly one wins, and the other is told the
+table moved on (409). Followers poll for the number of reveals alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.orm import Session
+
+from referee.rules import deck
+from referee.store import tables as stored
+from referee.store.models import GameTable, Seat
+from referee.table.deal import dealt, setup_of
+from referee.table.errors import CONFLICT, Refused
+from referee.table.state import no_such_table
+
+
+@dataclass(frozen=True)
+class NewTable:
+    """A table just set up, and its host token (the only time it exists in clear)."""
+
+    table: GameTable
+    host_token: str
+
+
+def set_up(session: Session, setup: deck.Setup, map_side: str, players: list[str]) -> NewTable:
+    """A new table for ``players`` in seat order, dealt from ``setup`` on map side ``map_side``."""
+    dealt(setup)  # refuse now, not on the first page view, if it cannot be dealt
+    table, token = stored.create_table(
+        session, {"deal": setup.to_dict(), "map_side": map_side}, setup.version, players
+    )
+    return NewTable(table, token)
+
+
+def reveal(session: Session, table: GameTable, seen: int) -> None:
+    """Reveal the next turn's cards, if the host's page was showing ``seen`` reveals."""
+    total = dealt(setup_of(table)).turn_count()
+    if seen >= total and table.taps >= total:
+        raise Refused(CONFLICT, "The game is over: winter has ended and there are no more cards to reveal.")
+    if seen != table.taps or not stored.move(session, table.id, seen, 1, total):
+        raise Refused(
+            CONFLICT, "That card was already revealed (a second tap or another tab); the page now shows it."
+        )
+    session.expire_all()  # the UPDATE bypassed the session: read the table afresh
+
+
+def undo(session: Session, table: GameTable, seen: int) -> None:
+    """Take back the last turn's reveal, if the host's page was showing ``seen`` reveals."""
+    if seen == 0 and table.taps == 0:
+        raise Refused(CONFLICT, "There is nothing to undo: no card has been revealed yet.")
+    total = dealt(setup_of(table)).turn_count()
+    if seen != table.taps or not stored.move(session, table.id, seen, -1, total):
+        raise Refused(
+            CONFLICT,
+            "The table changed in the meantime (another tab or tap); the page now shows where it stands.",
+        )
+    session.expire_all()  # the UPDATE bypassed the session: read the table afresh
+
+
+@dataclass(frozen=True)
+class Poll:
+    """What a follower's poll needs to know whether anything changed."""
+
+    table_id: int
+    taps: int
+
+
+def poll(session: Session, code: str) -> Poll:
+    """The table's id and reveal count, the cheapest read there is (no expiry check)."""
+    row = stored.peek(session, code)
+    if row is None:
+        raise no_such_table(code)
+    table_id, taps, _updated = row
+    return Poll(table_id, taps)
+
+
+def claim_seat(session: Session, seat: Seat) -> str:
+    """A new secret for ``seat``, stored as a digest; the phone that claims it
+    keeps it, and any phone that held the seat before loses it."""
+    token = seat.issue_token()
+    session.commit()
+    return token

@@ -1,0 +1,185 @@
+"""A player's sheet through the seasons: opening it, and saving what the editor sent.
+
+Each season's sheet is opened once, the first time anyone looks at it:
+spring's is the blank map side, every later one is a copy of the season
+before as it was scored, with that season's after-scoring ambush effects
+applied. A save checks what the editor sent (``checks``), lets the heroes
+attack the monsters they can reach and pays the Dragon's coins, then stores
+it only if nobody saved the sheet meanwhile. A season's map is locked once a
+later season has been scored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from referee.rules import heroes, season
+from referee.rules.geometry import Cell, where
+from referee.rules.sheet import MapSheet
+from referee.store.models import Seat
+from referee.store.sheets import SeasonSheet
+from referee.table.ambushes import gorgon_pending, pending_effects, resolve
+from referee.table.checks import check_heroes, check_monsters, whole_number
+from referee.table.deal import SEASON_NAMES, SEASONS
+from referee.table.errors import BAD_INPUT, CONFLICT, Refused
+from referee.table.records import find_score, find_sheet, patterns_of, write_sheet
+from referee.table.state import Table
+
+
+def open_sheet(session: Session, table: Table, seat: Seat, s: int) -> SeasonSheet:
+    """The seat's sheet for season ``s``, made from the previous season's
+    (with its after-scoring effects applied) the first time it is opened."""
+    found = find_sheet(session, seat, s)
+    if found is not None:
+        return found
+    name = SEASON_NAMES[SEASONS[s]]
+    if s > table.current:
+        raise Refused(CONFLICT, f"{name} has not begun yet; it starts when the host reveals its first card.")
+    if s == 0:
+        values: dict[str, Any] = {
+            "map_text": MapSheet.blank(table.side).text(),
+            "coins": 0,
+            "monsters": [],
+            "heroes": [],
+            "effects": {},
+        }
+    else:
+        values = next_season_start(session, table, seat, s - 1)
+    sheet = SeasonSheet(seat_id=seat.id, season=s, revision=1, **values)
+    session.add(sheet)
+    try:
+        session.commit()
+    except IntegrityError:  # another device opened it a moment ago
+        session.rollback()
+        again = find_sheet(session, seat, s)
+        assert again is not None
+        return again
+    return sheet
+
+
+def next_season_start(session: Session, table: Table, seat: Seat, s: int) -> dict[str, Any]:
+    """What the sheet of the season after ``s`` starts from."""
+    name = SEASON_NAMES[SEASONS[s]]
+    previous = find_sheet(session, seat, s)
+    if previous is None or find_score(session, seat, s) is None:
+        raise Refused(CONFLICT, f"Score {seat.name}'s {name} first: the next season starts from that map.")
+    effects = dict(previous.effects or {})
+    themap, monsters, coins = previous.map_text, previous.monsters, previous.coins
+    if table.heroes:
+        if pending_effects(table, previous):
+            raise Refused(
+                CONFLICT,
+                f"{seat.name}'s {name} score has ambush effects to apply first; "
+                "open the score page and confirm them.",
+            )
+        troll = effects.get("troll")
+        outcome = resolve(table, previous, (troll[0], troll[1]) if troll else None)
+        themap = outcome.sheet.text()
+        monsters = [
+            {"ambush": t.ambush, "spaces": sorted([r, c] for r, c in t.spaces)} for t in outcome.monsters
+        ]
+        if outcome.coins:
+            coins = min(coins + outcome.coins, table.side.coin_track)
+            effects["dragon_paid"] = True
+    effects.pop("after_scoring", None)
+    effects.pop("troll", None)
+    return {
+        "map_text": themap,
+        "coins": coins,
+        "monsters": monsters,
+        "heroes": list(previous.heroes or []),
+        "effects": effects,
+    }
+
+
+@dataclass
+class Editing:
+    """A sheet opened in the editor, and what the page shows beside it."""
+
+    sheet: SeasonSheet
+    scored: bool
+    """Whether this season has a score yet."""
+    gorgon: list[Cell]
+    """The spaces a waiting Gorgon's gaze may destroy (none when no gaze waits)."""
+
+
+def open_for_editing(session: Session, table: Table, seat: Seat, s: int) -> Editing:
+    """The seat's sheet for season ``s`` (opened if need be), as the editor page shows it."""
+    sheet = open_sheet(session, table, seat, s)
+    return Editing(sheet, find_score(session, seat, s) is not None, gorgon_pending(table, sheet))
+
+
+def refuse_if_locked(session: Session, seat: Seat, s: int) -> None:
+    """Refuse to change season ``s``'s map once a later season has been scored from it."""
+    if s < 3 and find_score(session, seat, s + 1) is not None:
+        raise Refused(CONFLICT, "A later season has been scored; this season's map can no longer change.")
+
+
+def open_to_change(session: Session, table: Table, seat: Seat, s: int) -> SeasonSheet:
+    """The seat's sheet for season ``s`` (opened if need be), refused when it is locked."""
+    sheet = open_sheet(session, table, seat, s)
+    refuse_if_locked(session, seat, s)
+    return sheet
+
+
+@dataclass
+class Saved:
+    """What a save did, for the page to tell the player."""
+
+    sheet: SeasonSheet
+    messages: list[str]
+    gorgon: list[Cell]
+    """The spaces a waiting Gorgon's gaze may now destroy."""
+
+
+def save(session: Session, table: Table, seat: Seat, s: int, payload: Any) -> Saved:
+    """Check and store what the editor sent (``None`` when it sent nothing
+    readable) as the seat's sheet for season ``s``; 409 when the page is stale."""
+    sheet = find_sheet(session, seat, s)
+    if sheet is None:
+        raise Refused(CONFLICT, "This season's sheet does not exist yet; reload the page.")
+    refuse_if_locked(session, seat, s)
+    if payload is None:
+        raise Refused(BAD_INPUT, "The page sent nothing the referee could read; reload it and try again.")
+    if not isinstance(payload, dict):
+        raise Refused(BAD_INPUT, "The page sent no sheet; reload it and try again.")
+    seen = whole_number(payload.get("revision"), "revision number")
+    text = payload.get("map")
+    if not isinstance(text, str):
+        raise Refused(BAD_INPUT, "The page sent no map; reload it and try again.")
+    themap = MapSheet.parse(text, table.side)  # MapError: a printed mountain removed, a bad code
+    coins = season.check_coins(themap, whole_number(payload.get("coins"), "coin count"))
+    monsters = check_monsters(table, themap, payload.get("monsters", []))
+    hero_list = check_heroes(themap, payload.get("heroes", []), sheet.heroes or [])
+    if hero_list and not table.heroes:
+        raise Refused(BAD_INPUT, "There are no hero cards in this game.")
+    messages = []
+    themap, killed = heroes.apply_standing_attacks(themap, patterns_of(hero_list))
+    if killed:
+        messages.append(
+            f"The heroes destroyed the monsters at {'; '.join(where(*at) for at in sorted(killed))}."
+        )
+    effects = dict(sheet.effects or {})
+    for tag in monsters:
+        if tag["ambush"] == heroes.DRAGON_INFERNO and not effects.get("dragon_paid"):
+            spaces = [(r, c) for r, c in tag["spaces"]]
+            if heroes.dragon_coins_due(themap, spaces):
+                effects["dragon_paid"] = True
+                coins = min(coins + heroes.DRAGON_COINS, themap.side.coin_track)
+                messages.append(
+                    "Every space of the Dragon is surrounded or destroyed: "
+                    f"{heroes.DRAGON_COINS} coins gained."
+                )
+    values = {
+        "map_text": themap.text(),
+        "coins": coins,
+        "monsters": monsters,
+        "heroes": hero_list,
+        "effects": effects,
+    }
+    write_sheet(session, sheet, seen, values)
+    return Saved(sheet, messages, gorgon_pending(table, sheet))

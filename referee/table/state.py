@@ -1,0 +1,129 @@
+"""Where a table stands: its deal, which season is on, who sits where.
+
+A table row stores a setup and a number of reveals; ``Table`` puts the deal
+and the position beside it, and answers what the sheet pages ask: which
+season is on, whether a season has ended, which ambush cards are out. Finding
+a table by its join code refuses a code nobody holds (404) and a table left
+idle past its lifetime (410).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlalchemy.orm import Session
+
+from referee.rules import data, deck
+from referee.rules.cards import ScoringCard, card_named
+from referee.store import tables as stored
+from referee.store.models import GameTable, Seat, utcnow
+from referee.table.deal import SEASONS, dealt, map_side_of, setup_of
+from referee.table.errors import NOT_FOUND, NoSuchTable, Refused, TableExpired
+
+
+def find_table(session: Session, code: str, lifetime: timedelta) -> GameTable:
+    """The table with this join code (as typed), unless none has it or it expired."""
+    table = stored.find_table(session, code)
+    if table is None:
+        raise no_such_table(code)
+    if table.updated_at < utcnow() - lifetime:
+        raise TableExpired(
+            f"Table {table.code} expired after {lifetime.days} days without a reveal; start a new one."
+        )
+    return table
+
+
+def no_such_table(code: str) -> NoSuchTable:
+    """The refusal for a code no table holds, naming the code as it was read."""
+    return NoSuchTable(f"No table has the code {stored.normalise_code(code)[:16]}; check it with the host.")
+
+
+def open_table(session: Session, code: str, lifetime: timedelta) -> Table:
+    """The table with this join code and where it stands."""
+    return Table.of(find_table(session, code, lifetime))
+
+
+@dataclass
+class Table:
+    """A table's deal and where it stands, as the sheet pages need them."""
+
+    table: GameTable
+    setup: deck.Setup
+    deal: deck.Deal
+    position: deck.Position
+    side: data.MapSide
+
+    @classmethod
+    def of(cls, table: GameTable) -> Table:
+        """The table as it stands after its stored reveals."""
+        setup = setup_of(table)
+        game = dealt(setup)
+        return cls(table, setup, game, game.position(table.taps), map_side_of(table))
+
+    @property
+    def heroes(self) -> bool:
+        """Whether hero cards are in the explore deck (a Heroes or combined game)."""
+        return bool(self.setup.heroes)
+
+    @property
+    def solo(self) -> bool:
+        """Whether one player plays the solo rules."""
+        return self.setup.solo
+
+    @property
+    def seats(self) -> list[Seat]:
+        """The seats in seat order (clockwise)."""
+        return list(self.table.seats)
+
+    def seat(self, number: int) -> Seat:
+        """The seat numbered from 1 in seat order."""
+        for seat in self.table.seats:
+            if seat.order == number - 1:
+                return seat
+        raise Refused(NOT_FOUND, f"Table {self.table.code} has no seat {number}.")
+
+    def season_index(self, name: str) -> int:
+        """0 (spring) to 3 (winter) for a season as an address names it."""
+        if name not in SEASONS:
+            raise Refused(NOT_FOUND, "A season is spring, summer, fall or winter.")
+        return SEASONS.index(name)
+
+    @property
+    def current(self) -> int:
+        """The season being played (or just ended)."""
+        return self.position.season_index
+
+    def ended(self, s: int) -> bool:
+        """Whether season ``s`` has reached its time threshold."""
+        p = self.position
+        return p.season_index > s or (p.season_index == s and p.season_over)
+
+    def season_card(self, s: int) -> deck.SeasonDeal:
+        """Season ``s`` as dealt: its card, time threshold, edicts and turns."""
+        return self.deal.seasons[s]
+
+    def edict_cards(self) -> dict[str, ScoringCard]:
+        """The scoring card under each edict, A to D."""
+        return {letter: card_named(name) for letter, name in self.deal.edicts.items()}
+
+    def season_rule(self, s: int) -> data.SeasonCard:
+        """Season ``s``'s card as the rules score it."""
+        sd = self.deal.seasons[s]
+        return data.SeasonCard(sd.name, sd.threshold, sd.edicts)
+
+    def ambushes(self) -> list[str]:
+        """The setup's four ambush cards, in the order the deal reveals them."""
+        order = self.reveal_order()
+        return sorted(self.setup.ambushes, key=lambda n: order.get(n, len(order)))
+
+    def reveal_order(self) -> dict[str, int]:
+        """Each card's place in the whole game's reveals (its first, if it is reshuffled)."""
+        names = [r.name for s in self.deal.seasons for t in s.turns for r in t.reveals]
+        return {name: i for i, name in reversed(list(enumerate(names)))}
+
+    def ambushes_revealed(self, s: int) -> list[str]:
+        """Ambush cards revealed in season ``s`` so far."""
+        sd = self.deal.seasons[s]
+        turns = sd.turns if s < self.current else sd.turns[: self.position.turn_index]
+        return [r.name for t in turns for r in t.reveals if r.kind == "ambush"]

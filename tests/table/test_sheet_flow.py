@@ -1,0 +1,217 @@
+"""A sheet through the seasons at the table layer: what a save refuses, when
+a season's sheet opens and locks, and the Heroes and solo ambush helpers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from sqlalchemy.orm import Session
+
+from referee.rules.errors import MapError
+from referee.table import Refused, ambushes, scoring
+from referee.table import sheets as table_sheets
+from tests.table.conftest import new_table, reveal_to, save, season_end
+
+BLANK_A = [
+    "...........",
+    "...^.......",
+    "........^..",
+    "...........",
+    "...........",
+    ".....^.....",
+    "...........",
+    "...........",
+    "..^........",
+    ".......^...",
+    "...........",
+]
+# Side C prints mountains at rows 2, 4, 6, 9 and 10 (columns 2, 9, 4, 10 and 6).
+BLANK_C = [
+    "...........",
+    ".^.........",
+    "...........",
+    "........^..",
+    "...........",
+    "...^.......",
+    "...........",
+    "...........",
+    ".........^.",
+    ".....^.....",
+    "...........",
+]
+
+
+def drawn(blank: list[str], **spaces: str) -> list[str]:
+    """A blank side with codes at spaces named like ``r4c5="M"`` (0-based)."""
+    rows = [list(r) for r in blank]
+    for name, code in spaces.items():
+        r, c = name[1:].split("c")
+        rows[int(r)][int(c)] = code
+    return ["".join(r) for r in rows]
+
+
+@pytest.mark.parametrize(
+    ("payload", "sentence"),
+    [
+        (None, "The page sent nothing the referee could read; reload it and try again."),
+        ([], "The page sent no sheet; reload it and try again."),
+        ({"map": ""}, "The page sent no revision number; reload it and try again."),
+        ({"revision": True}, "The page sent no revision number; reload it and try again."),
+        ({"revision": 1, "map": 5}, "The page sent no map; reload it and try again."),
+        (
+            {"revision": 1, "map": "\n".join(BLANK_A), "coins": "3"},
+            "The page sent no coin count; reload it and try again.",
+        ),
+        (
+            {"revision": 1, "map": "\n".join(BLANK_A), "coins": 0, "monsters": {}},
+            "The page sent the monster tags in a form the referee does not know.",
+        ),
+        (
+            {
+                "revision": 1,
+                "map": "\n".join(drawn(BLANK_A, r0c0="M")),
+                "coins": 0,
+                "monsters": [{"ambush": "Gorgon Gaze", "spaces": [[0, 0]]}],
+            },
+            "Gorgon Gaze is not one of this table's ambush cards.",
+        ),
+        (
+            {
+                "revision": 1,
+                "map": "\n".join(drawn(BLANK_A, r0c0="H")),
+                "coins": 0,
+                "heroes": [{"hero": "Dal of Jolev", "at": [0, 0]}],
+            },
+            "There are no hero cards in this game.",
+        ),
+        (
+            {
+                "revision": 1,
+                "map": "\n".join(BLANK_A),
+                "coins": 0,
+                "heroes": [{"hero": "Dal of Jolev", "at": [11, 0]}],
+            },
+            "A space must be a row and a column from 1 to 11.",
+        ),
+    ],
+)
+def test_a_save_refuses_what_the_editor_could_not_have_sent(
+    session: Session, payload: Any, sentence: str
+) -> None:
+    t = new_table(session, ["Ann"])
+    seat = t.seat(1)
+    table_sheets.open_sheet(session, t, seat, 0)
+    with pytest.raises(Refused) as refused:
+        table_sheets.save(session, t, seat, 0, payload)
+    assert (refused.value.status, str(refused.value)) == (400, sentence)
+
+
+def test_a_map_the_side_does_not_allow_is_the_rules_refusal(session: Session) -> None:
+    t = new_table(session, ["Ann"])
+    with pytest.raises(MapError):
+        save(session, t, t.seat(1), 0, ["." * 11] * 11)  # the printed mountains are missing
+
+
+def test_a_save_from_a_stale_page_is_refused(session: Session) -> None:
+    t = new_table(session, ["Ann"])
+    seat = t.seat(1)
+    save(session, t, seat, 0, drawn(BLANK_A, r0c0="F"))
+    with pytest.raises(Refused) as refused:
+        save(session, t, seat, 0, drawn(BLANK_A, r0c1="F"), revision=1)
+    assert refused.value.status == 409
+    assert str(refused.value).startswith(
+        "This sheet was saved from another page or phone since you opened it"
+    )
+    assert table_sheets.open_sheet(session, t, seat, 0).map_text == "\n".join(drawn(BLANK_A, r0c0="F"))
+
+
+def test_when_a_seasons_sheet_opens_and_locks(session: Session) -> None:
+    t = new_table(session, ["Ann"])
+    seat = t.seat(1)
+    with pytest.raises(Refused) as early:
+        table_sheets.open_sheet(session, t, seat, 1)
+    assert (early.value.status, str(early.value)) == (
+        409,
+        "Summer has not begun yet; it starts when the host reveals its first card.",
+    )
+    with pytest.raises(Refused) as unsaved:
+        table_sheets.save(session, t, seat, 0, {})
+    assert (unsaved.value.status, str(unsaved.value)) == (
+        409,
+        "This season's sheet does not exist yet; reload the page.",
+    )
+    save(session, t, seat, 0, drawn(BLANK_A, r0c0="F"))
+    t = reveal_to(session, t, season_end(t, 0) + 1)
+    with pytest.raises(Refused) as unscored:
+        table_sheets.open_sheet(session, t, seat, 1)
+    assert str(unscored.value) == "Score Ann's Spring first: the next season starts from that map."
+    scoring.score(session, t, seat, 0)
+    summer = table_sheets.open_for_editing(session, t, seat, 1)
+    assert summer.sheet.map_text == "\n".join(drawn(BLANK_A, r0c0="F")) and not summer.scored
+    with pytest.raises(Refused) as begun:
+        scoring.score(session, t, seat, 0)
+    assert (
+        str(begun.value) == "Ann's next season has begun from this map; Spring's score can no longer change."
+    )
+    t = reveal_to(session, t, season_end(t, 1))
+    scoring.score(session, t, seat, 1)
+    with pytest.raises(Refused) as locked:
+        table_sheets.open_to_change(session, t, seat, 0)
+    assert (locked.value.status, str(locked.value)) == (
+        409,
+        "A later season has been scored; this season's map can no longer change.",
+    )
+
+
+def test_the_zombies_spread_once_confirmed(session: Session) -> None:
+    t = new_table(session, ["Ann", "Ben"], edition="heroes", side="C", chosen=None)
+    seat = t.seat(1)
+    tags = [{"ambush": "Zombie Plague", "spaces": [[0, 10]]}]
+    save(session, t, seat, 0, drawn(BLANK_C, r0c10="M"), monsters=tags)
+    with pytest.raises(Refused) as unscored:
+        ambushes.confirm_effects(session, t, seat, 0, None)
+    assert str(unscored.value) == "Score the season before applying the ambushes' effects."
+    t = reveal_to(session, t, season_end(t, 0) + 1)
+    scoring.score(session, t, seat, 0)
+    page = scoring.scored_season(session, t, seat, 0)
+    assert page is not None and page.effects is not None
+    assert page.effects.pending == ["Zombie Plague"] and page.effects.troll is None
+    assert page.effects.zombies == [(0, 9), (1, 10)] and not page.effects.done
+    with pytest.raises(Refused) as waiting:
+        table_sheets.open_sheet(session, t, seat, 1)
+    assert "ambush effects to apply first" in str(waiting.value)
+    ambushes.confirm_effects(session, t, seat, 0, None)
+    summer = table_sheets.open_sheet(session, t, seat, 1)
+    assert summer.monsters == [{"ambush": "Zombie Plague", "spaces": [[0, 9], [0, 10], [1, 10]]}]
+
+
+def test_the_gorgon_gaze(session: Session) -> None:
+    t = new_table(session, ["Ann", "Ben"], edition="heroes", side="C", chosen=None)
+    seat = t.seat(1)
+    with pytest.raises(Refused) as none_yet:
+        ambushes.gorgon_sheet(session, t, seat, 0)
+    assert (none_yet.value.status, str(none_yet.value)) == (
+        409,
+        "There is no Gorgon gaze waiting on this sheet.",
+    )
+    tags = [{"ambush": "Gorgon Gaze", "spaces": [[10, 0]]}]
+    saved = save(session, t, seat, 0, drawn(BLANK_C, r10c0="M", r9c0="F"), monsters=tags)
+    assert saved.gorgon == [(9, 0), (10, 1)]
+    sheet = ambushes.gorgon_sheet(session, t, seat, 0)
+    with pytest.raises(Refused) as stale:
+        ambushes.apply_gorgon(session, t, sheet, sheet.revision - 1, (9, 0))
+    assert stale.value.status == 409
+    ambushes.apply_gorgon(session, t, sheet, sheet.revision, (9, 0))
+    assert sheet.map_text.splitlines()[9][0] == "X"
+    assert table_sheets.open_for_editing(session, t, seat, 0).gorgon == []
+
+
+def test_the_solo_ambush_helper(session: Session) -> None:
+    t = new_table(session, ["Ann"], edition="heroes", side="C", chosen=None)
+    ambush = t.ambushes()[0]
+    helped = ambushes.solo_help(t, "\n".join(BLANK_C), ambush)
+    assert helped["ambush"] == ambush and helped["spaces"] and helped["sentence"]
+    with pytest.raises(Refused) as refused:
+        ambushes.solo_help(t, "\n".join(BLANK_C), "Goblin Attack")
+    assert (refused.value.status, str(refused.value)) == (400, "Choose one of this table's ambush cards.")
