@@ -1,9 +1,18 @@
-"""Stage 2: find the grid's outer square in the photo.
+"""Stage 2: find the map grid in the photo, by its lattice.
 
-The grid's outer line is the thickest black line on the sheet and encloses
-ten evenly spaced lines each way. Candidates are the dark outlines that look
-like a quadrilateral; each is checked for those inner lines, which is what
-tells the grid from the page edge, the season boxes or a book on the table.
+What every Cartographers sheet shares, whatever its frame, paper, ink or
+layout, is eleven squares each way: twelve evenly spaced thin lines that
+cross at right angles on the paper. The reader looks for exactly that
+(``lines`` finds the thin lines and their vanishing points, ``lattice`` the
+twelve-line combs), so it needs neither the thickest outline nor black ink
+nor a page that fills the picture.
+
+Each candidate is then fitted precisely: every grid line's position is
+measured square by square near where the candidate puts it, and a
+homography is fitted through the crossings of the lines that were clearly
+seen. A frame that swallows the outline, or a hand over a corner, costs only
+those lines. Candidates are returned best first; the reader's check against
+the side's printed mountains has the last word.
 """
 
 from __future__ import annotations
@@ -14,35 +23,39 @@ from numpy.typing import NDArray
 
 from referee.rules.geometry import SIZE
 from referee.vision.errors import NoGridError
+from referee.vision.lattice import lattices
+from referee.vision.lines import families, line_map
 
-DETECT_SIDE = 900
+DETECT_SIDE = 1000
 """Longer side of the picture searched for the grid, in pixels."""
+SMALLEST = 0.2
+"""Smallest grid side looked for, as a share of the picture's shorter side."""
 MIN_SCORE = 0.03
-"""Least contrast between grid lines and cell middles of a real grid."""
+"""Least contrast between grid lines and square middles of a real grid."""
+MIN_SUPPORT = 0.6
+"""Least share of the inner lines' segments seen for a grid to be offered."""
+KEEP = 3
+"""Candidates handed to the reader's check."""
 NO_GRID = "no map grid found: fit the whole grid in the picture, with all four corners visible"
 
 Quad = NDArray[np.float32]
+C = 16
+"""Canvas pixels per square while fitting."""
 
 
-def _order(quad: NDArray[np.float32]) -> Quad:
+def _order(quad: NDArray[np.float64]) -> Quad:
     """Corners in clockwise order as seen in the picture, starting anywhere."""
     c = quad.mean(0)
     ang = np.arctan2(quad[:, 1] - c[1], quad[:, 0] - c[0])
     return quad[np.argsort(ang)].astype(np.float32)
 
 
-def _quad_of(contour: NDArray[np.int32]) -> Quad | None:
-    hull = cv2.convexHull(contour)
-    peri = cv2.arcLength(hull, True)
-    for eps in (0.02, 0.035, 0.05):
-        approx = cv2.approxPolyDP(hull, eps * peri, True)
-        if len(approx) == 4:
-            return _order(approx.reshape(4, 2).astype(np.float32))
-    return None
+def _unit_square() -> NDArray[np.float32]:
+    return np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], np.float32)
 
 
 def grid_score(gray: NDArray[np.uint8], quad: Quad) -> float:
-    """How much more the ten inner lines stand out than the cell middles: the
+    """How much more the ten inner lines stand out than the square middles: the
     median over each line's length of its thin-dark-line strength (a
     morphological black-hat, so that a line between two coloured squares
     counts as well as one on bare paper), relative to the paper's brightness."""
@@ -63,28 +76,143 @@ def grid_score(gray: NDArray[np.uint8], quad: Quad) -> float:
     return min(scores)
 
 
-def find_grid(rgb: NDArray[np.uint8]) -> Quad:
-    """The grid's outer corners in ``rgb`` pixels, clockwise from any corner."""
+def lattice_support(strength: NDArray[np.float32], quad: Quad) -> float:
+    """Share of the inner grid lines' segments (ten lines each way, one
+    segment per square they pass) that are seen where ``quad`` puts them:
+    more line ink on the segment than halfway to the next line on both
+    sides. A real grid scores near 1 however its frame, paper or ink look."""
+    pad = C
+    n = SIZE * C + 2 * pad
+    h = cv2.getPerspectiveTransform(_unit_square(), quad)
+    to_canvas = np.array([[C, 0, pad], [0, C, pad], [0, 0, 1]], np.float64)
+    canvas = cv2.warpPerspective(strength, to_canvas @ np.linalg.inv(h), (n, n), flags=cv2.INTER_LINEAR)
+    shares = []
+    for img in (canvas, np.ascontiguousarray(canvas.T)):
+        bands = img[pad : pad + SIZE * C].reshape(SIZE, C, n)[:, 3 : C - 3].mean(axis=1)
+        seen = 0
+        for k in range(1, SIZE):
+            x = pad + k * C
+            on = bands[:, x - 2 : x + 3].max(axis=1)
+            off = np.maximum(bands[:, x - C // 2 - 1 : x - C // 2 + 2].mean(axis=1),
+                             bands[:, x + C // 2 - 1 : x + C // 2 + 2].mean(axis=1))
+            seen += int(np.sum(on > off + 0.02))
+        shares.append(seen / ((SIZE - 1) * SIZE))
+    return min(shares)
+
+
+def _line_fits(canvas: NDArray[np.float32], pad: int) -> list[tuple[float, float, float]]:
+    """For each of the twelve upright lines in ``canvas``: ``x = a + b * y``
+    fitted through its measured position in each band of squares, and how
+    clearly it was seen (0 when too few bands saw it)."""
+    reach = C // 3
+    out = []
+    for k in range(SIZE + 1):
+        x0 = pad + k * C
+        ys, xs, ws = [], [], []
+        for band in range(SIZE):
+            y0, y1 = pad + band * C + 3, pad + (band + 1) * C - 3
+            prof = canvas[y0:y1, x0 - reach : x0 + reach + 1].mean(axis=0)
+            i = int(np.argmax(prof))
+            peak, base = float(prof[i]), float(np.median(prof))
+            if 0 < i < len(prof) - 1 and peak - base > 0.02:
+                den = prof[i - 1] - 2 * peak + prof[i + 1]
+                off = i - reach + (0.5 * float(prof[i - 1] - prof[i + 1]) / float(den) if den < 0 else 0.0)
+                ys.append((y0 + y1) / 2)
+                xs.append(x0 + off)
+                ws.append(peak - base)
+        if len(ys) < 4:
+            out.append((float(x0), 0.0, 0.0))
+            continue
+        y, x, w = np.array(ys), np.array(xs), np.array(ws)
+        keep = np.ones(len(y), bool)
+        a = b = 0.0
+        for _ in range(3):
+            if keep.sum() < 4:
+                break
+            b, a = np.polyfit(y[keep], x[keep], 1, w=np.sqrt(w[keep]))
+            keep = np.abs(a + b * y - x) < 1.5
+        out.append((float(a), float(b), float(w[keep].sum()) if keep.sum() >= 4 else 0.0))
+    return out
+
+
+def refine(strength: NDArray[np.float32], quad: Quad, rounds: int = 2) -> Quad:
+    """Corners (clockwise, as given) fitted to the crossings of the clearly
+    seen grid lines near ``quad``."""
+    pad = C
+    n = SIZE * C + 2 * pad
+    unit = _unit_square()
+    for _ in range(rounds):
+        h = cv2.getPerspectiveTransform(unit, quad)
+        to_canvas = np.array([[C, 0, pad], [0, C, pad], [0, 0, 1]], np.float64)
+        warp = to_canvas @ np.linalg.inv(h)
+        canvas = cv2.warpPerspective(strength, warp, (n, n), flags=cv2.INTER_LINEAR)
+        upright = _line_fits(canvas, pad)
+        level = _line_fits(np.ascontiguousarray(canvas.T), pad)
+        src, dst = [], []
+        for i, (a, b, wv) in enumerate(upright):
+            for j, (c, d, wh) in enumerate(level):
+                if wv <= 0 or wh <= 0:
+                    continue
+                # x = a + b y and y = c + d x
+                den = 1 - b * d
+                if abs(den) < 1e-6:
+                    continue
+                x = (a + b * c) / den
+                y = c + d * x
+                src.append((i, j))
+                dst.append((x, y))
+        if len(src) < 16:
+            return quad
+        pts = np.array(dst, np.float64).reshape(-1, 1, 2)
+        img_pts = cv2.perspectiveTransform(pts, np.linalg.inv(warp)).reshape(-1, 2)
+        fit, _ = cv2.findHomography(np.array(src, np.float32), img_pts.astype(np.float32), cv2.RANSAC, 2.0)
+        if fit is None:
+            return quad
+        quad = cv2.perspectiveTransform(unit.reshape(-1, 1, 2), fit).reshape(4, 2).astype(np.float32)
+    return quad
+
+
+def find_grids(rgb: NDArray[np.uint8]) -> list[Quad]:
+    """Likely grids in ``rgb``, best first: each its outer corners in ``rgb``
+    pixels, clockwise from any corner. Raises ``NoGridError`` when none."""
     h, w = rgb.shape[:2]
     k = min(1.0, DETECT_SIDE / max(h, w))
     small = cv2.resize(rgb, (round(w * k), round(h * k)), interpolation=cv2.INTER_AREA) if k < 1 else rgb
-    # black ink: dark in every channel (coloured pencil is bright in one)
-    value = small.max(axis=2)
-    block = max(15, (min(small.shape[:2]) // 12) | 1)
-    ink = cv2.adaptiveThreshold(value, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 18)
-    ink = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(ink, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
-    area_min = 0.02 * small.shape[0] * small.shape[1]
-    best: tuple[float, Quad] | None = None
-    for cnt in sorted(contours, key=cv2.contourArea, reverse=True)[:12]:
-        if cv2.contourArea(cnt) < area_min:
-            break
-        quad = _quad_of(cnt)
-        if quad is None or not cv2.isContourConvex(quad.reshape(-1, 1, 2).astype(np.int32)):
+    gray_small = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)
+    strength = line_map(gray_small)
+    found: list[tuple[float, NDArray[np.float64]]] = []
+    for pair in families(strength):
+        found += lattices(strength, pair, SMALLEST * min(gray_small.shape))
+    found.sort(key=lambda t: -t[0])
+    gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+    full_strength: NDArray[np.float32] | None = None
+    scored: list[tuple[float, Quad]] = []
+    for _, quad in found[:8]:
+        q = _order(quad / k)
+        if any(np.abs(q - other).max() < 0.5 * np.linalg.norm(q[0] - q[1]) / SIZE for _, other in scored):
             continue
-        score = grid_score(value, quad)
-        if best is None or score > best[0]:
-            best = (score, quad)
-    if best is None or best[0] < MIN_SCORE:
+        if full_strength is None:
+            full_strength = line_map(gray)
+        q = refine(full_strength, q)
+        if _sane(q, gray.shape):
+            scored.append((lattice_support(full_strength, q), q))
+    scored.sort(key=lambda t: -t[0])
+    good = [q for support, q in scored if support >= MIN_SUPPORT]
+    if not good:
         raise NoGridError(NO_GRID)
-    return best[1] / k
+    return good[:KEEP]
+
+
+def _sane(quad: Quad, shape: tuple[int, ...]) -> bool:
+    """A convex quadrilateral mostly inside the picture, big enough to read."""
+    if not cv2.isContourConvex(quad.reshape(-1, 1, 2).astype(np.float32)):
+        return False
+    h, w = shape[:2]
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    inside = (quad[:, 0] > -0.05 * w) & (quad[:, 0] < 1.05 * w) & (quad[:, 1] > -0.05 * h) & (quad[:, 1] < 1.05 * h)
+    return bool(inside.all() and sides.min() > 5 * SIZE and sides.max() < 4 * sides.min())
+
+
+def find_grid(rgb: NDArray[np.uint8]) -> Quad:
+    """The likeliest grid's outer corners in ``rgb`` pixels, clockwise from any corner."""
+    return find_grids(rgb)[0]

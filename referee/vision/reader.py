@@ -20,17 +20,18 @@ from referee.rules import terrain
 from referee.rules.data import MapSide, map_sides
 from referee.rules.geometry import SIZE
 from referee.vision.cells import CLASSES, classify, even_light
-from referee.vision.coins import read_coins
 from referee.vision.errors import VisionError, WrongSheetError
-from referee.vision.grid import find_grid
+from referee.vision.grid import find_grids
 from referee.vision.load import load_photo
-from referee.vision.orient import orientation_scores
 from referee.vision.rectify import Rectified, rectify
+from referee.vision.track import Track, find_track, read_coins, strip
 
 DOUBTFUL = 0.85
 """Below this confidence a square is shown to the player as doubtful."""
 PRINTED_SEEN = 0.6
 """Share of the side's printed mountains and wastelands that must be seen."""
+TRACK_SEEN = 0.05
+"""Least coin-track score for the coins to be read at all."""
 
 
 @dataclass(frozen=True)
@@ -63,18 +64,26 @@ class SheetReading:
 
 
 def _printed_seen(probs: NDArray[np.float32], side: MapSide) -> float:
-    """Share of printed spaces where the printed thing is the likeliest code:
-    over the mountains and wastelands, or over the mountains alone when that
-    is higher (a wasteland's fine hatching fades to grey in a blurred photo;
-    a mountain stays a mountain)."""
+    """Share of the side's printed mountains and wastelands that are among the
+    squares likeliest to hold that printed thing.
 
-    def share(spaces: frozenset[tuple[int, int]]) -> float:
-        want = [(r * SIZE + c, CLASSES.index(side.printed(r, c))) for r, c in spaces]
-        return float(np.mean([probs[i].argmax() == k for i, k in want])) if want else 0.0
+    Ranks, not probabilities: a sheet printed in another style than the
+    reader was trained on draws its mountains its own way, so the network is
+    less sure of them, but the squares it finds most mountain-like are still
+    the printed ones, and only when the grid is the right way up (a mountain
+    stands on its base) and the side is the right one."""
+    def hits(code: str, spaces: frozenset[tuple[int, int]]) -> int:
+        likeliest = set(np.argsort(-probs[:, CLASSES.index(code)])[: len(spaces) + 1].tolist())
+        return sum(r * SIZE + c in likeliest for r, c in spaces)
 
+    mountains = hits(terrain.MOUNTAIN, side.mountains) if side.mountains else 0
     if not side.mountains | side.wastelands:
         return 1.0
-    return max(share(side.mountains | side.wastelands), share(side.mountains))
+    both = (mountains + (hits(terrain.WASTELAND, side.wastelands) if side.wastelands else 0)) / len(
+        side.mountains | side.wastelands
+    )
+    # a wasteland's print differs most between printings; mountains alone may decide
+    return max(both, mountains / len(side.mountains)) if side.mountains else both
 
 
 def _decide(
@@ -97,6 +106,28 @@ def _decide(
     return grid, tuple(tuple(conf[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE))
 
 
+def _to_photo(quad: NDArray[np.float32]) -> NDArray[np.float64]:
+    """Homography from grid units (0..11, upright) to photo pixels."""
+    unit = np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], np.float32)
+    return np.asarray(cv2.getPerspectiveTransform(unit, quad), np.float64)
+
+
+def _ways_up(gray: NDArray[np.uint8], quad: NDArray[np.float32]) -> list[tuple[int, Track | None]]:
+    """The four ways of fitting the corners, likeliest first: entry ``(k, t)``
+    takes ``quad[k]`` as the top-left corner, ``t`` the coin track below."""
+    h = _to_photo(quad)
+    found = [(k, find_track(strip(gray, h, k))) for k in range(4)]
+    return sorted(found, key=lambda kt: -(kt[1].score if kt[1] else -1.0))
+
+
+def _looks_like(probs: NDArray[np.float32], chosen: MapSide) -> str | None:
+    """The other map side whose printed spaces the reading matches, if any."""
+    for letter, other in sorted(map_sides().items()):
+        if letter != chosen.letter and _printed_seen(probs, other) >= PRINTED_SEEN:
+            return letter
+    return None
+
+
 def read_sheet(data: bytes, side: str) -> SheetReading:
     """Read a photographed map sheet of ``side`` (A to D).
 
@@ -107,29 +138,38 @@ def read_sheet(data: bytes, side: str) -> SheetReading:
         raise VisionError(f"there is no map side {side!r}: choose A, B, C or D")
     map_side = sides[side.upper()]
     photo = load_photo(data)
-    quad = find_grid(photo.rgb)
+    quads = find_grids(photo.rgb)
     gray = cv2.cvtColor(photo.rgb, cv2.COLOR_RGB2GRAY)
-    scores = orientation_scores(gray, quad, map_side.letter)
-    order = sorted(range(4), key=lambda k: -scores[k])
-    best: tuple[float, Rectified, NDArray[np.float32], NDArray[np.float32]] | None = None
-    for k in order:
-        rect = rectify(photo.rgb, np.roll(quad, -k, axis=0))
-        light = even_light(rect.canvas)
-        probs = classify(light, map_side)
-        seen = _printed_seen(probs, map_side)
-        if best is None or seen > best[0]:
-            best = (seen, rect, light, probs)
-        if seen >= PRINTED_SEEN:
+    best: tuple[float, Rectified, NDArray[np.float32], NDArray[np.float32], Track | None] | None = None
+    for quad in quads:
+        for k, track in _ways_up(gray, quad):
+            rect = rectify(photo.rgb, np.roll(quad, -k, axis=0))
+            light = even_light(rect.canvas)
+            probs = classify(light, map_side)
+            seen = _printed_seen(probs, map_side)
+            if best is None or seen > best[0]:
+                best = (seen, rect, light, probs, track)
+            if seen >= PRINTED_SEEN:
+                break
+        if best is not None and best[0] >= PRINTED_SEEN:
             break
     assert best is not None
-    seen, rect_obj, light, probs = best
+    seen, rect_obj, light, probs, track = best
     if seen < PRINTED_SEEN:
+        other = _looks_like(probs, map_side)
+        if other is not None:
+            raise WrongSheetError(
+                f"this looks like map side {other}, not side {map_side.letter}: "
+                f"choose side {other}, or photograph the side {map_side.letter} sheet"
+            )
         raise WrongSheetError(
             f"the printed mountains do not match map side {map_side.letter}: check the side, "
             "and photograph the sheet from above in good light"
         )
     grid, conf = _decide(probs, map_side)
-    coins = read_coins(light, rect_obj.inside)
+    coins = None
+    if track is not None and track.score >= TRACK_SEEN:
+        coins = read_coins(photo.rgb, _to_photo(rect_obj.corners), 0, track)
     corners = tuple(
         (round(float(x) * photo.scale, 1), round(float(y) * photo.scale, 1)) for x, y in rect_obj.corners
     )

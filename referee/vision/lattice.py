@@ -1,0 +1,234 @@
+"""Stage 2b: find the grid as twelve evenly spaced lines each way.
+
+With both vanishing points known (``lines``), a projective map sends them to
+infinity: the grid's lines become two sets of parallel lines, and an affine
+map turns those upright and level. Equal spacing survives an affine map, so
+in that frame the grid is simply twelve equally spaced columns of line ink
+and twelve equally spaced rows.
+
+Each is found as a comb: for every spacing and offset, the ink under the
+twelve teeth against the ink halfway between them. The teeth are judged by a
+low quantile, so a comb must find ink at nearly every tooth (one or two may
+be missing where a frame swallows the outer line or a hand covers a corner),
+and by the gaps, so a comb of half or double the spacing loses. Columns and
+rows are then looked for again inside each other's span, which leaves the
+title, the coin track and the table around the sheet out of the count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from referee.rules.geometry import SIZE
+from referee.vision.lines import Family
+
+TEETH = SIZE + 1
+"""Lines of the grid each way, the outline included."""
+MIN_SPACING = 7.0
+"""Smallest square, in rectified pixels, worth looking for."""
+
+
+@dataclass(frozen=True)
+class Comb:
+    offset: float
+    spacing: float
+    score: float
+
+    @property
+    def end(self) -> float:
+        return self.offset + SIZE * self.spacing
+
+
+def _rectifier(a: Family, b: Family) -> NDArray[np.float64] | None:
+    """The 3x3 map taking normalised picture coordinates to a frame where
+    family ``a`` is upright and family ``b`` is level, or None when the two
+    vanishing points put the horizon across the picture."""
+    horizon = np.cross(a.vanishing, b.vanishing)
+    if abs(horizon[2]) < 1e-9 or np.hypot(horizon[0], horizon[1]) / abs(horizon[2]) > 1.6:
+        return None  # the horizon would cross (or nearly cross) the photo
+    p = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], horizon / horizon[2]])
+    da, db = (p @ a.vanishing)[:2], (p @ b.vanishing)[:2]
+    basis = np.column_stack([db, da])
+    if abs(np.linalg.det(basis)) < 1e-9 * np.linalg.norm(da) * np.linalg.norm(db):
+        return None
+    m = np.eye(3)
+    m[:2, :2] = np.linalg.inv(basis)
+    return m @ p
+
+
+def _apply(h: NDArray[np.float64], x: NDArray[np.float64], y: NDArray[np.float64]) -> tuple[
+    NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]
+]:
+    u = h[0, 0] * x + h[0, 1] * y + h[0, 2]
+    v = h[1, 0] * x + h[1, 1] * y + h[1, 2]
+    w = h[2, 0] * x + h[2, 1] * y + h[2, 2]
+    return u / w, v / w, w
+
+
+def combs(profile: NDArray[np.float64], min_spacing: float, keep: int = 4) -> list[Comb]:
+    """The best twelve-tooth combs along ``profile``, best first."""
+    n = len(profile)
+    padded = np.pad(profile, 2, mode="edge")
+    top = np.maximum.reduce([padded[i : i + n] for i in range(5)])  # a tooth may miss by 2 px
+    scale = max(float(np.median(top[top > 0])) if np.any(top > 0) else 0.0, 1e-9)
+    out: list[Comb] = []
+    s = max(min_spacing, MIN_SPACING)
+    k = np.arange(TEETH)[None, :]
+    mids = np.arange(SIZE)[None, :] + 0.5
+    while s * SIZE < n - 2:
+        offsets = np.arange(0, int(n - 1 - SIZE * s))[:, None]
+        teeth = top[np.rint(offsets + k * s).astype(int)]
+        gaps = profile[np.rint(offsets + mids * s).astype(int)]
+        low = np.partition(teeth, 2, axis=1)[:, 2]  # the third weakest tooth
+        gap = np.partition(gaps, SIZE // 2, axis=1)[:, SIZE // 2]
+        score = (low - gap) / (scale + gap)
+        best = int(np.argmax(score))
+        out.append(Comb(float(offsets[best, 0]), s, float(score[best])))
+        for i in np.argpartition(-score, min(3, len(score) - 1))[:3]:
+            if int(i) != best:
+                out.append(Comb(float(offsets[i, 0]), s, float(score[i])))
+        s *= 1.006
+    out.sort(key=lambda c: -c.score)
+    chosen: list[Comb] = []
+    for c in out:
+        if c.score <= 0:
+            break
+        if all(abs(c.offset - d.offset) > d.spacing / 2 or abs(c.spacing - d.spacing) > d.spacing * 0.05
+               for d in chosen):
+            chosen.append(c)
+        if len(chosen) == keep:
+            break
+    return chosen
+
+
+def _segments(across: NDArray[np.float64], along: NDArray[np.float64], weight: NDArray[np.float64],
+              lines: Comb, bands: Comb) -> float:
+    """Share of the ten inner lines' segments, one per band of squares, where
+    this direction's ink lies on the line rather than between lines."""
+    t = (across - lines.offset) / lines.spacing
+    band = np.floor((along - bands.offset) / bands.spacing).astype(int)
+    keep = (band >= 0) & (band < SIZE) & (t > 0.3) & (t < SIZE - 0.3)
+    t, band, w = t[keep], band[keep], weight[keep]
+    near = np.rint(t).astype(int)
+    frac = t - np.floor(t)
+    tol = min(0.12, max(0.06, 2.5 / lines.spacing))
+    on_line = np.abs(t - near) < tol
+    mid = np.abs(frac - 0.5) < tol
+    on = np.bincount(band[on_line] * (SIZE + 1) + near[on_line], weights=w[on_line],
+                     minlength=SIZE * (SIZE + 1)).reshape(SIZE, SIZE + 1)[:, 1:SIZE]
+    cell = np.floor(t[mid]).astype(int)
+    gap = np.bincount(band[mid] * SIZE + cell, weights=w[mid], minlength=SIZE * SIZE).reshape(SIZE, SIZE)
+    beside = np.maximum(gap[:, :-1], gap[:, 1:])
+    typical = float(np.median(on))
+    if typical <= 0:
+        return 0.0
+    return float(np.mean((on > 1.5 * beside) & (on > 0.25 * typical)))
+
+
+def _support(a: tuple[NDArray[np.float64], ...], b: tuple[NDArray[np.float64], ...],
+             cu: Comb, cv: Comb) -> float:
+    """How well the columns ``cu`` and rows ``cv`` fit both directions' ink."""
+    ua, va, sa = a
+    ub, vb, sb = b
+    return min(_segments(ua, va, sa, cu, cv), _segments(vb, ub, sb, cv, cu))
+
+
+def _shifted(c: Comb, by: int) -> Comb:
+    return Comb(c.offset + by * c.spacing, c.spacing, c.score)
+
+
+def _strip_fit(across: NDArray[np.float64], along: NDArray[np.float64], weight: NDArray[np.float64],
+               strips: Comb, j: int, bands: Comb) -> float:
+    """How much of the other direction's ink in strip ``j`` of ``strips``
+    lies on the twelve lines of ``bands`` rather than between them: high
+    inside the grid, where every line crosses the strip, and low on a frame,
+    a margin or the table."""
+    lo = strips.offset + j * strips.spacing
+    keep = (across >= lo) & (across < lo + strips.spacing)
+    t = (along[keep] - bands.offset) / bands.spacing
+    w = weight[keep]
+    tol = min(0.12, max(0.06, 2.5 / bands.spacing))
+    near = np.rint(t)
+    frac = t - np.floor(t)
+    on = (np.abs(t - near) < tol) & (near >= 0) & (near <= SIZE)
+    mid = (np.abs(frac - 0.5) < tol) & (t > 0) & (t < SIZE)
+    return float(w[on].sum() - w[mid].sum())
+
+
+def _slide(strips: Comb, bands: Comb, cross: tuple[NDArray[np.float64], ...]) -> Comb:
+    """Move ``strips`` by whole squares toward the side where the other
+    direction's lines cross it: a comb that took a frame's edge or a line of
+    the margin for the grid's outline is one square off."""
+    across, along, weight = cross
+    for _ in range(2):
+        first, last = (_strip_fit(across, along, weight, strips, j, bands) for j in (0, SIZE - 1))
+        before, after = (_strip_fit(across, along, weight, strips, j, bands) for j in (-1, SIZE))
+        if after > max(first, 0.0) and after - first >= before - last:
+            strips = _shifted(strips, 1)
+        elif before > max(last, 0.0):
+            strips = _shifted(strips, -1)
+        else:
+            break
+    return strips
+
+
+def _profile(pos: NDArray[np.float64], weight: NDArray[np.float64], length: int) -> NDArray[np.float64]:
+    keep = (pos >= 0) & (pos < length)
+    return np.bincount(pos[keep].astype(int), weights=weight[keep], minlength=length).astype(np.float64)
+
+
+def lattices(
+    strength: NDArray[np.float32], pair: tuple[Family, Family], min_grid: float
+) -> list[tuple[float, NDArray[np.float64]]]:
+    """Grid candidates for one pair of families: (score, corners in
+    ``strength`` pixels, clockwise from any corner), best first."""
+    h_norm = _rectifier(*pair)
+    if h_norm is None:
+        return []
+    hgt, wid = strength.shape
+    f, cx, cy = float(max(hgt, wid)), wid / 2.0, hgt / 2.0
+    to_norm = np.array([[1 / f, 0, -cx / f], [0, 1 / f, -cy / f], [0, 0, 1.0]])
+    h = h_norm @ to_norm
+    # scale each axis so that a pixel at the centre of the photo stays about a pixel
+    eps = 1.0
+    u0, v0, _ = _apply(h, np.array([cx]), np.array([cy]))
+    ux, vx, _ = _apply(h, np.array([cx + eps]), np.array([cy]))
+    uy, vy, _ = _apply(h, np.array([cx]), np.array([cy + eps]))
+    su = 1.0 / max(float(np.hypot(ux - u0, uy - u0)[0]), 1e-12)
+    sv = 1.0 / max(float(np.hypot(vx - v0, vy - v0)[0]), 1e-12)
+    pa, pb = pair[0].pixels, pair[1].pixels
+    ua, va, wa = _apply(h, pa[:, 0], pa[:, 1])
+    ub, vb, wb = _apply(h, pb[:, 0], pb[:, 1])
+    ka, kb = wa > 0, wb > 0
+    ua, va, sa = ua[ka] * su, va[ka] * sv, pa[ka, 2]
+    ub, vb, sb = ub[kb] * su, vb[kb] * sv, pb[kb, 2]
+    if len(ua) < 50 or len(ub) < 50:
+        return []
+    lo_u, hi_u = np.percentile(np.concatenate([ua, ub]), [0.5, 99.5])
+    lo_v, hi_v = np.percentile(np.concatenate([va, vb]), [0.5, 99.5])
+    if hi_u - lo_u > 6 * f or hi_v - lo_v > 6 * f:
+        return []
+    ua, ub, va, vb = ua - lo_u, ub - lo_u, va - lo_v, vb - lo_v
+    nu, nv = int(hi_u - lo_u) + 2, int(hi_v - lo_v) + 2
+    found: list[tuple[float, NDArray[np.float64]]] = []
+    cols = combs(_profile(ua, sa, nu), min_grid / SIZE, keep=5)
+    rows = combs(_profile(vb, sb, nv), min_grid / SIZE, keep=5)
+    fa, fb = (ua, va, sa), (ub, vb, sb)
+    pairs = sorted(((_support(fa, fb, cu, cv), cu, cv) for cu in cols for cv in rows), key=lambda t: -t[0])
+    back = np.linalg.inv(h)
+    for support, cu, cv in pairs[:3]:
+        for _ in range(2):
+            cu, cv = _slide(cu, cv, (ub, vb, sb)), _slide(cv, cu, (va, ua, sa))
+        support = _support(fa, fb, cu, cv)
+        corners_r = np.array(
+            [[cu.offset, cv.offset], [cu.end, cv.offset], [cu.end, cv.end], [cu.offset, cv.end]]
+        )
+        x, y, _ = _apply(back, (corners_r[:, 0] + lo_u) / su, (corners_r[:, 1] + lo_v) / sv)
+        quad = np.stack([x, y], axis=1)
+        if np.all(np.isfinite(quad)):
+            found.append((support, quad))
+    found.sort(key=lambda t: -t[0])
+    return found

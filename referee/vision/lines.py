@@ -1,0 +1,229 @@
+"""Stage 2a: the thin printed lines in the photo, grouped by where they meet.
+
+Every Cartographers sheet, whatever its design, prints the map as thin lines
+on lighter paper. A morphological black-hat keeps exactly what is darker
+than its surroundings and thinner than a few pixels: grid lines between two
+coloured squares as well as on bare paper, in black, grey, brown or sepia
+alike. A thick decorative frame, a dark table or a checked cloth's large
+squares give no answer, because they are wider than the kernel. Dividing by
+the local paper brightness makes a dim or shadowed corner count as much as a
+bright one.
+
+Long straight lines are then found with a Hough transform and split into
+the two directions of the grid. Under perspective each direction's lines
+meet at a vanishing point; finding both points lets the next stage undo the
+perspective up to an affine map, after which the grid is two sets of
+parallel, evenly spaced lines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+KERNEL = 7
+"""Black-hat kernel in pixels at detection scale: wider than any grid line."""
+LINE_ON = 0.07
+"""Darkness under the paper, as a share of its brightness, that counts as line."""
+SPREAD = np.deg2rad(22.0)
+"""Largest angle between a line and its direction's main angle (perspective)."""
+APART = np.deg2rad(35.0)
+"""Least angle between the grid's two directions in the photo."""
+AGREE = np.deg2rad(1.2)
+"""Largest angle by which a line may miss its family's vanishing point."""
+
+
+def line_map(gray: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """Thin-dark-line strength at every pixel, as a share of the local paper
+    brightness (0 on bare paper, about 0.1 to 0.6 on a printed line)."""
+    g = gray.astype(np.float32)
+    paper = cv2.GaussianBlur(cv2.dilate(g, np.ones((15, 15), np.uint8)), (0, 0), 5.0) + 8.0
+    hat = cv2.morphologyEx(g, cv2.MORPH_BLACKHAT, np.ones((KERNEL, KERNEL), np.uint8))
+    return np.asarray(hat / paper, np.float32)
+
+
+@dataclass(frozen=True)
+class Family:
+    """Lines of one direction of the grid, in coordinates centred on the
+    picture and divided by its longer side (so numbers stay near 1)."""
+
+    lines: NDArray[np.float64]
+    """Homogeneous line vectors ``(a, b, c)`` with ``a x + b y + c = 0``, ``a^2 + b^2 = 1``."""
+    weight: NDArray[np.float64]
+    """Hough votes of each line."""
+    vanishing: NDArray[np.float64]
+    """Homogeneous vanishing point (third coordinate 0 when the lines are parallel)."""
+    pixels: NDArray[np.float64]
+    """``(x, y, strength)`` of the line pixels of this direction, in picture pixels."""
+
+
+def _to_lines(hough: NDArray[np.float64], shape: tuple[int, ...]) -> NDArray[np.float64]:
+    h, w = shape[:2]
+    f, cx, cy = float(max(h, w)), w / 2.0, h / 2.0
+    rho, theta = hough[:, 0], hough[:, 1]
+    a, b = np.cos(theta), np.sin(theta)
+    return np.stack([a, b, (cx * a + cy * b - rho) / f], axis=1)
+
+
+def _miss(lines: NDArray[np.float64], vp: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Angle by which each line misses ``vp``, seen from the line's point nearest the centre."""
+    a, b, c = lines[:, 0], lines[:, 1], lines[:, 2]
+    px, py = -c * a, -c * b
+    dx, dy = vp[0] - px * vp[2], vp[1] - py * vp[2]
+    along = -b * dx + a * dy
+    across = a * dx + b * dy
+    return np.asarray(np.abs(np.arctan2(np.abs(across), np.abs(along))), np.float64)
+
+
+def _vanishing(lines: NDArray[np.float64], weight: NDArray[np.float64]) -> tuple[NDArray[np.float64], float]:
+    """The point most lines pass through (RANSAC over pairs of the strongest
+    lines, then a weighted least-squares fit over the agreeing lines), and
+    the votes that agree."""
+    strong = np.argsort(-weight)[:30]
+    i, j = np.triu_indices(len(strong), 1)
+    vps = np.cross(lines[strong[i]], lines[strong[j]])
+    vps = vps[np.linalg.norm(vps, axis=1) > 1e-12]
+    if len(vps) == 0:
+        return np.array([-lines[0, 1], lines[0, 0], 0.0]), 0.0
+    support = np.array([(weight * (_miss(lines, vp) < AGREE)).sum() for vp in vps])
+    best_vp, best_w = vps[int(np.argmax(support))], float(support.max())
+    agree = _miss(lines, best_vp) < AGREE
+    if agree.sum() >= 3:
+        _, _, vt = np.linalg.svd(lines[agree] * np.sqrt(weight[agree])[:, None])
+        vp = vt[-1]
+        if _miss(lines[agree], vp).mean() <= _miss(lines[agree], best_vp).mean() + 1e-9:
+            best_vp = vp
+    return best_vp / np.linalg.norm(best_vp), best_w
+
+
+def _directions(theta: NDArray[np.float64], votes: NDArray[np.float64]) -> list[float]:
+    """Main angles of the lines (0 to pi), strongest first, each a peak of the
+    vote-weighted angle histogram."""
+    bins = 180
+    hist = np.bincount((theta / np.pi * bins).astype(int) % bins, weights=votes, minlength=bins)
+    smooth = np.convolve(np.concatenate([hist[-6:], hist, hist[:6]]), np.ones(7) / 7, "same")[6:-6]
+    peaks = [
+        k
+        for k in range(bins)
+        if smooth[k] > 0 and smooth[k] >= smooth[(k - 1) % bins] and smooth[k] >= smooth[(k + 1) % bins]
+    ]
+    peaks.sort(key=lambda k: -smooth[k])
+    out: list[float] = []
+    for k in peaks:
+        ang = (k + 0.5) * np.pi / bins
+        if all(_angle_apart(ang, a) > np.deg2rad(8) for a in out):
+            out.append(ang)
+        if len(out) == 3:
+            break
+    return out
+
+
+def _angle_apart(a: float, b: float) -> float:
+    d = abs(a - b) % np.pi
+    return min(d, np.pi - d)
+
+
+def orientation(strength: NDArray[np.float32]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """Each pixel's line angle (0 to pi, the angle of the line's normal, as
+    Hough measures it) and how clearly it is a line (structure tensor
+    coherence, 0 to 1)."""
+    gx = cv2.Sobel(strength, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(strength, cv2.CV_32F, 0, 1, ksize=3)
+    jxx = cv2.GaussianBlur(gx * gx, (0, 0), 2.0)
+    jyy = cv2.GaussianBlur(gy * gy, (0, 0), 2.0)
+    jxy = cv2.GaussianBlur(gx * gy, (0, 0), 2.0)
+    normal = (0.5 * np.arctan2(2 * jxy, jxx - jyy)) % np.pi
+    coherence = np.sqrt((jxx - jyy) ** 2 + 4 * jxy**2) / (jxx + jyy + 1e-9)
+    return normal.astype(np.float32), coherence.astype(np.float32)
+
+
+def _modes(lines: NDArray[np.float64], weight: NDArray[np.float64]) -> list[NDArray[np.float64]]:
+    """Up to two vanishing points for one direction: the one most lines agree
+    on, and the best among the lines that do not (the table's boards or a
+    cloth's weave can outvote the sheet's lines)."""
+    out = []
+    rest = np.ones(len(lines), bool)
+    for _ in range(2):
+        if rest.sum() < 4:
+            break
+        vp, w = _vanishing(lines[rest], weight[rest])
+        first = w if not out else first
+        if out and w < 0.4 * first:
+            break
+        out.append(vp)
+        rest &= _miss(lines, vp) >= AGREE
+    return out
+
+
+def _hough_family(mask: NDArray[np.uint8], d: float, min_votes: int) -> NDArray[np.float64]:
+    """(rho, theta, votes) of the lines within ``SPREAD`` of angle ``d``, strongest first."""
+    lo, hi = d - SPREAD, d + SPREAD
+    ranges = [(lo, hi)] if lo >= 0 and hi <= np.pi else [
+        (max(lo, 0.0), min(hi, np.pi)),
+        (lo + np.pi, np.pi) if lo < 0 else (0.0, hi - np.pi),
+    ]
+    found = []
+    for a, b in ranges:
+        got = cv2.HoughLinesWithAccumulator(mask, 1, np.pi / 360, min_votes, min_theta=a, max_theta=b)
+        if got is not None:
+            found.append(got.reshape(-1, 3))
+    if not found:
+        return np.zeros((0, 3))
+    hough = np.concatenate(found).astype(np.float64)
+    hough = hough[np.argsort(-hough[:, 2])][:400]
+    kept: list[NDArray[np.float64]] = []
+    for line in hough:  # one answer per printed line, not one per pixel of its width
+        if all(abs(line[0] - k[0]) > 4 or _angle_apart(line[1], k[1]) > np.deg2rad(1.5) for k in kept):
+            kept.append(line)
+        if len(kept) == 80:
+            break
+    return np.array(kept)
+
+
+def _crossed(a: NDArray[np.bool_], b: NDArray[np.bool_], window: int) -> NDArray[np.bool_]:
+    """Where lines of both directions are dense together: a grid, not the
+    grain of a table or the lines of text, which run one way only."""
+    da = cv2.blur(a.astype(np.float32), (window, window))
+    db = cv2.blur(b.astype(np.float32), (window, window))
+    both = np.sqrt(da * db)
+    top = float(np.percentile(both, 99.5))
+    if top <= 0:
+        return np.zeros_like(a)
+    region = (both > 0.3 * top).astype(np.uint8)
+    return cv2.dilate(region, np.ones((window, window), np.uint8)).astype(bool)
+
+
+def families(strength: NDArray[np.float32]) -> list[tuple[Family, Family]]:
+    """Candidate pairs of line families (one per grid direction). Each pair
+    of main angles is looked at only where lines of both angles are dense
+    together. More than one pair is offered because a checked cloth can
+    make a lattice too; the lattice check decides."""
+    on = strength > LINE_ON
+    normal, coherence = orientation(strength)
+    on &= coherence > 0.5
+    min_votes = max(30, min(strength.shape) // 10)
+    window = max(15, min(strength.shape) // 16)
+    dirs = _directions(normal[on].astype(np.float64), strength[on].astype(np.float64))
+    near = [on & (np.abs((normal - d + np.pi / 2) % np.pi - np.pi / 2) < SPREAD) for d in dirs]
+    pairs: list[tuple[Family, Family]] = []
+    for i in range(len(dirs)):
+        for j in range(i + 1, len(dirs)):
+            if _angle_apart(dirs[i], dirs[j]) < APART:
+                continue
+            region = _crossed(near[i], near[j], window)
+            fams: list[list[Family]] = []
+            for d, mask in ((dirs[i], near[i]), (dirs[j], near[j])):
+                mine = mask & region
+                hough = _hough_family(mine.astype(np.uint8) * 255, d, min_votes)
+                if len(hough) < 4:
+                    break
+                lines = _to_lines(hough, strength.shape)
+                ys, xs = np.nonzero(mine)
+                px = np.stack([xs, ys, strength[ys, xs]], axis=1).astype(np.float64)
+                fams.append([Family(lines, hough[:, 2], vp, px) for vp in _modes(lines, hough[:, 2])])
+            if len(fams) == 2:
+                pairs += [(a, b) for a in fams[0] for b in fams[1]]
+    return pairs
