@@ -60,6 +60,7 @@ import io
 import json
 import math
 import multiprocessing
+import os
 import sys
 import time
 from pathlib import Path
@@ -334,15 +335,18 @@ def main() -> None:
     jobs = [(args.out, k, args.seed * 100003 + k, opts) for k in range(args.count)]
     t0 = time.perf_counter()
     if args.jobs > 1:
-        with multiprocessing.Pool(args.jobs, initializer=cv2.setNumThreads, initargs=(1,)) as pool:
-            for _ in pool.imap_unordered(write_sample, jobs, chunksize=4):
-                pass
+        pool = multiprocessing.Pool(args.jobs, initializer=cv2.setNumThreads, initargs=(1,))
+        for _ in pool.imap_unordered(write_sample, jobs, chunksize=4):
+            pass
+        pool.close()
+        pool.join()
     else:
         for job in jobs:
             write_sample(job)
     took = time.perf_counter() - t0
-    per_core = took * args.jobs / max(args.count, 1)
-    print(f"wrote {args.count} samples to {args.out} in {took:.0f} s ({per_core:.2f} s per sample per core)")
+    cpu = sum(os.times()[:4])  # this process and its finished workers
+    n = max(args.count, 1)
+    print(f"wrote {args.count} samples to {args.out} in {took:.0f} s; {cpu / n:.2f} s of CPU per sample")
 
 
 if __name__ == "__main__":
