@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import sys
 from pathlib import Path
 
@@ -60,24 +61,40 @@ def true_corners(truth: dict[str, object]) -> np.ndarray:
     return np.array(corners, np.float32).reshape(4, 2)
 
 
-def extract(folder: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _photo(path: Path) -> tuple[np.ndarray, list[int], list[int]] | None:
+    """One photo's features, true codes and printed codes (or -1); None if unreadable."""
+    truth = json.loads(path.with_suffix(".json").read_text())
+    side = map_sides()[truth["side"]]
+    try:
+        photo = load_photo(path.read_bytes())
+    except VisionError:
+        return None
+    rect = rectify(photo.rgb, true_corners(truth) / np.float32(photo.scale))
+    x = features(even_light(rect.canvas), side)
+    y = [CLASSES.index(ch) for ch in "".join(truth["grid"])]
+    codes = [side.printed(*divmod(i, SIZE)) for i in range(SIZE * SIZE)]
+    return x, y, [CLASSES.index(c) if c != terrain.EMPTY else -1 for c in codes]
+
+
+def extract(folder: Path, jobs: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Features, true codes, the printed code (or -1) and the photo number of every square."""
     xs, ys, printed, photo_no = [], [], [], []
-    for n, path in enumerate(sorted(folder.glob("*.jpg"))):
-        truth = json.loads(path.with_suffix(".json").read_text())
-        side = map_sides()[truth["side"]]
-        try:
-            photo = load_photo(path.read_bytes())
-        except VisionError:
-            continue
-        rect = rectify(photo.rgb, true_corners(truth) / np.float32(photo.scale))
-        xs.append(features(even_light(rect.canvas), side))
-        ys.append([CLASSES.index(ch) for ch in "".join(truth["grid"])])
-        codes = [side.printed(*divmod(i, SIZE)) for i in range(SIZE * SIZE)]
-        printed.append([CLASSES.index(c) if c != terrain.EMPTY else -1 for c in codes])
-        photo_no.append(np.full(SIZE * SIZE, n))
+    paths = sorted(folder.glob("*.jpg"))
+    cv2.setNumThreads(1)  # OpenCV's own threads and fork() do not mix
+    pool = multiprocessing.Pool(jobs, initializer=cv2.setNumThreads, initargs=(1,)) if jobs > 1 else None
+    rows = pool.imap(_photo, paths, chunksize=8) if pool else map(_photo, paths)
+    for n, row in enumerate(rows):
         if n % 100 == 0:
             print(f"  {folder}: {n} photos", flush=True)
+        if row is None:
+            continue
+        xs.append(row[0])
+        ys.append(row[1])
+        printed.append(row[2])
+        photo_no.append(np.full(SIZE * SIZE, n))
+    if pool:
+        pool.close()
+        pool.join()
     return np.concatenate(xs), np.concatenate(ys), np.concatenate(printed), np.concatenate(photo_no)
 
 
@@ -185,13 +202,14 @@ def main() -> None:
     ap.add_argument("--right-doubtful", type=float, default=0.01)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--cache", type=Path, default=None, help="keep extracted features here")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes for reading the photos")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     if args.cache and args.cache.exists():
         data = np.load(args.cache)
         x, y, printed, photo = data["x"], data["y"], data["printed"], data["photo"]
     else:
-        parts = [extract(f) for f in args.folders]
+        parts = [extract(f, args.jobs) for f in args.folders]
         x = np.concatenate([p[0] for p in parts])
         y = np.concatenate([p[1] for p in parts])
         printed = np.concatenate([p[2] for p in parts])
