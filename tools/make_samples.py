@@ -1,41 +1,60 @@
 """Make synthetic photos of filled-in map sheets, each with its true answer.
 
 Why: the sheet reader must be trained and measured on photos whose true
-grid is known exactly. This script draws a plausible map on a rendered sheet
-(``referee.vision.render``), marks it the way players do, and photographs it
-the way phones at a table do. Everything is seeded, so the same command
-always writes the same files.
+grid is known exactly, and it must not learn an invariant of one drawing
+(a frame, a paper, an icon) that the box's pad breaks. So each sample draws
+a random *sheet design* (``sheet_design``: our printable sheet, the
+renderer's imitation of the pad, and a widely randomized pad-like design),
+marks a plausible map on it (``pencil``) and photographs it the way phones
+at a table do (``scene``). Everything is seeded: the same command writes the
+same bytes on the same machine.
 
-Each sample is ``NNN.jpg`` plus ``NNN.json`` with:
+Each sample is ``NNN.jpg`` plus ``NNN.json`` in the format of the shared
+photo sets (``shared/sheet_photos/README.md``):
 
+- ``side`` (A or B mostly, C and D rarer), ``style`` (``color`` or
+  ``graphite``), ``difficulty`` (``normal`` or ``hard``);
 - ``grid``: 11 strings of 11 map codes, printed ``^`` and ``#`` included;
-- ``coins``: filled coins on the coin track;
-- ``corners``: the grid's outer corners in image pixels (as displayed, i.e.
-  after the EXIF orientation is applied), TL, TR, BR, BL of the upright sheet;
-- ``side``, ``style`` (``colour`` or ``pencil``) and how it was made.
+- ``ruins``: ``[row, col]`` of the printed ruins, 0-indexed;
+- ``coins``: coins marked on the coin track from the left, 0 to 14;
+- ``corners_px``: the grid's outer corners in image pixels as displayed
+  (after the EXIF orientation), TL, TR, BR, BL of the upright sheet;
+- ``image_size``: ``[width, height]`` as displayed;
 
-Marking styles:
+and our own keys: ``design`` (every drawn design parameter, with
+``holdout`` listing the attributes whose variant is a held-out one),
+``glyphs`` (``letters`` or an icon set), ``background``, ``camera``,
+``hard`` (the hard effects applied), ``exif_orientation`` and ``seed``.
 
-- ``colour``: coloured pencil (forest dark green, village red, farm yellow,
-  water blue, monster violet, hero orange), streaky hatching with 55-100 %
-  coverage, strokes spilling over grid lines, small doodles; a destroyed
-  space is a big graphite X, over empty or over colour.
-- ``pencil``: graphite letters F V A W M H or the rulebook's little icons;
-  X for destroyed.
+Photos: 1.2 to 12 MP, portrait and landscape; the grid 350 to 3000 px
+across, anywhere in the picture, a third of it to nearly all of it; any
+turn, a tilt up to 30 degrees, a gentle curl; wood, cloth, checked
+tablecloths, plain tables or printed pages around it. A quarter of the
+samples (``--hard``) are ``hard``: one to three of a steeper tilt (25-50
+degrees), dim light, strongly coloured or uneven light, a hard shadow across
+the grid, strong or motion blur, light pencil, and a pencil, finger, hand or
+coins on the grid.
 
-The photograph: perspective tilt up to 35 degrees, any rotation including
-upside down, a gentle curl of the paper, EXIF orientation on some, 1-12 MP,
-warm or cool light, shadows, mild blur, JPEG noise, a table around the sheet,
-and sometimes a pencil or a finger on the margin.
+Held-out designs (``--designs holdout``): these variants never appear in a
+training set (``--designs train``), and each held-out sample uses at least
+one of them: frame ornaments rope and checker; paper grey and aged
+(stained); line colours slate and olive; mountains drawn as hills, ruins as
+a dome, wastelands stippled; the graphite icon set ``sketch``; plaid and
+stone backgrounds. ``--designs all`` mixes everything.
 
 Usage::
 
-    python tools/make_samples.py --out sample_sheets --count 64 --seed 5
-    python tools/make_samples.py --out /tmp/train --count 1500 --seed 3000 --large-every 0 --balanced
+    python tools/make_samples.py --out /tmp/train_dr --count 2000 --seed 1000 --designs train --jobs 2
+    python tools/make_samples.py --out /tmp/holdout_dr --count 150 --seed 2000 --designs holdout
 
-Seed ranges: the committed ``sample_sheets`` use seed 5, training sets
-seeds 1000 and 3000, held-out bench sets 2000 and 4000; never train on a
-set that is measured.
+Speed: about 0.45 s of CPU per sample (photos are composed at most 1800 px
+wide and scaled up; the sheet is drawn at most 100 px per square); ``--jobs 2``
+uses two cores. 2,000 samples take about 15 minutes on two cores, 0.9 GB.
+
+Seed ranges: the committed ``sample_sheets`` use seed 5 (made by an earlier
+version of this script, in the old truth format); training sets seeds 1000
+and 3000; held-out bench sets 2000 and 4000. Never train on a set that is
+measured.
 """
 
 from __future__ import annotations
@@ -44,75 +63,26 @@ import argparse
 import io
 import json
 import math
+import multiprocessing
+import os
+import sys
+import time
 from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from referee.rules.data import MapSide, map_sides
-from referee.rules.geometry import NEIGHBOURS, SIZE
-from referee.vision import render
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's referee, not an installed one
 
-PIGMENTS = {
-    "F": (35, 95, 45),
-    "V": (205, 40, 40),
-    "A": (245, 205, 35),
-    "W": (40, 105, 215),
-    "M": (125, 55, 165),
-    "H": (245, 135, 30),
-}
-GRAPHITE = (70, 70, 78)
+import pencil  # noqa: E402
+import scene  # noqa: E402
+import sheet_design  # noqa: E402
 
-LETTERS: dict[str, list[list[tuple[float, float]]]] = {
-    "F": [[(0.3, 0.9), (0.3, 0.1), (0.72, 0.1)], [(0.3, 0.5), (0.62, 0.5)]],
-    "V": [[(0.22, 0.1), (0.5, 0.9), (0.78, 0.1)]],
-    "A": [[(0.22, 0.9), (0.5, 0.1), (0.78, 0.9)], [(0.34, 0.6), (0.66, 0.6)]],
-    "W": [[(0.12, 0.12), (0.3, 0.88), (0.5, 0.4), (0.7, 0.88), (0.88, 0.12)]],
-    "M": [[(0.18, 0.9), (0.2, 0.1), (0.5, 0.6), (0.8, 0.1), (0.82, 0.9)]],
-    "H": [[(0.25, 0.1), (0.25, 0.9)], [(0.75, 0.1), (0.75, 0.9)], [(0.25, 0.5), (0.75, 0.5)]],
-    "X": [[(0.06, 0.06), (0.94, 0.94)], [(0.94, 0.06), (0.06, 0.94)]],
-}
+from referee.rules.data import MapSide, map_sides  # noqa: E402
+from referee.rules.geometry import NEIGHBOURS, SIZE  # noqa: E402
 
-
-def _circle(cx: float, cy: float, r: float, n: int = 14) -> list[tuple[float, float]]:
-    return [
-        (cx + r * math.cos(2 * math.pi * k / n), cy + r * math.sin(2 * math.pi * k / n)) for k in range(n + 1)
-    ]
-
-
-def _star() -> list[tuple[float, float]]:
-    pts = []
-    for k in range(6):
-        a = -math.pi / 2 + k * 4 * math.pi / 5
-        pts.append((0.5 + 0.4 * math.cos(a), 0.55 + 0.4 * math.sin(a)))
-    return pts
-
-
-ICONS: dict[str, list[list[tuple[float, float]]]] = {
-    "F": [[(0.5, 0.1), (0.2, 0.7), (0.8, 0.7), (0.5, 0.1)], [(0.5, 0.7), (0.5, 0.92)]],
-    "V": [[(0.2, 0.9), (0.2, 0.45), (0.5, 0.15), (0.8, 0.45), (0.8, 0.9), (0.2, 0.9)]],
-    "A": [
-        [(0.5, 0.92), (0.5, 0.12)],
-        [(0.5, 0.32), (0.33, 0.18)],
-        [(0.5, 0.32), (0.67, 0.18)],
-        [(0.5, 0.55), (0.33, 0.41)],
-        [(0.5, 0.55), (0.67, 0.41)],
-    ],
-    "W": [
-        [(0.1 + 0.08 * k, 0.35 + 0.1 * math.sin(k * 1.3)) for k in range(11)],
-        [(0.1 + 0.08 * k, 0.65 + 0.1 * math.sin(k * 1.3)) for k in range(11)],
-    ],
-    "M": [
-        _circle(0.5, 0.58, 0.3),
-        [(0.3, 0.38), (0.22, 0.1)],
-        [(0.7, 0.38), (0.78, 0.1)],
-        _circle(0.4, 0.52, 0.04, 6),
-    ],
-    "H": [_star()],
-    "X": LETTERS["X"],
-}
-
+PIGMENTS = pencil.PIGMENTS
 
 # --- the map -----------------------------------------------------------------
 
@@ -163,385 +133,185 @@ def random_map(
     return grid, under
 
 
-# --- marking -----------------------------------------------------------------
+# --- one sample ----------------------------------------------------------------
+
+SIZES = [
+    ((1280, 960), 0.14),
+    ((1200, 1200), 0.05),
+    ((1440, 1080), 0.12),
+    ((1600, 1200), 0.14),
+    ((1920, 1080), 0.1),
+    ((2048, 1536), 0.12),
+    ((2592, 1944), 0.1),
+    ((3264, 2448), 0.09),
+    ((3840, 2160), 0.05),
+    ((4000, 3000), 0.09),
+]
+"""Photo sizes (1.2 to 12 MP) and how often each is taken."""
+WORK = 1800
+"""Longest side of the picture while it is composed; larger photos are
+scaled up at the end, then get their sensor noise at full size."""
+HARD_EFFECTS = ("tilt", "dim", "cast", "shadow", "blur", "light_pencil", "occluder")
+SIDES = {"A": 0.45, "B": 0.45, "C": 0.05, "D": 0.05}
 
 
-class Ink:
-    """Pencil marks of one colour, drawn into a mask and laid on the paper at once."""
-
-    def __init__(self, size: tuple[int, int], colour: tuple[int, int, int]):
-        self.mask = Image.new("L", size, 0)
-        self.draw = ImageDraw.Draw(self.mask)
-        self.colour = colour
-
-    def line(self, pts: list[tuple[float, float]], width: float, alpha: float) -> None:
-        self.draw.line(pts, fill=int(255 * alpha), width=max(1, round(width)), joint="curve")
-
-    def lay(self, paper: np.ndarray, grain: np.ndarray) -> None:
-        a = np.asarray(self.mask, np.float32)[..., None] / 255.0 * grain[..., None]
-        col = np.array(self.colour, np.float32) / 255.0
-        paper *= 1.0 - a * (1.0 - col)
+def _pick_background(rng: np.random.Generator, designs: str) -> str:
+    held = sorted(scene.HOLDOUT_BACKGROUNDS)
+    kept = [b for b in scene.BACKGROUNDS if b not in scene.HOLDOUT_BACKGROUNDS]
+    weights = {"wood": 0.3, "cloth": 0.15, "gingham": 0.2, "dark": 0.1, "light": 0.1, "papers": 0.15}
+    if designs == "holdout" and rng.random() < 0.5 or designs == "all" and rng.random() < 0.2:
+        return str(held[int(rng.integers(len(held)))])
+    return str(rng.choice(kept, p=np.array([weights[k] for k in kept]) / sum(weights.values())))
 
 
-def _jitter_colour(
-    rng: np.random.Generator, c: tuple[int, int, int], amount: int = 18
-) -> tuple[int, int, int]:
-    r, g, b = (int(np.clip(v + rng.integers(-amount, amount + 1), 0, 255)) for v in c)
-    return (r, g, b)
-
-
-def _fill(
-    ink: Ink, rng: np.random.Generator, x: float, y: float, u: float, angle: float, cover: float
-) -> None:
-    """Streaky hatching of one square, sometimes spilling over its edges."""
-    spill = [
-        rng.uniform(-0.04, 0.18) * u if rng.random() < 0.35 else rng.uniform(-0.1, 0.02) * u for _ in range(4)
-    ]
-    x0, y0, x1, y1 = x - spill[0], y - spill[1], x + u + spill[2], y + u + spill[3]
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    half = max(x1 - x0, y1 - y0) * 0.75
-    width = rng.uniform(0.05, 0.11) * u
-    step = width * rng.uniform(0.7, 1.1)
-    dx, dy = math.cos(angle), math.sin(angle)
-    nx, ny = -dy, dx
-    t = -half
-    while t < half:
-        if rng.random() < cover:
-            a0 = -half + rng.uniform(0, 0.15) * u
-            a1 = half - rng.uniform(0, 0.15) * u
-            p = (cx + nx * t + dx * a0, cy + ny * t + dy * a0)
-            q = (cx + nx * t + dx * a1, cy + ny * t + dy * a1)
-            seg = _clip(p, q, x0, y0, x1, y1)
-            if seg:
-                ink.line(list(seg), width, rng.uniform(0.55, 0.95) * min(1.0, cover + 0.2))
-        t += step
-
-
-def _clip(p: tuple[float, float], q: tuple[float, float], x0: float, y0: float, x1: float, y1: float):  # type: ignore[no-untyped-def]
-    """Liang-Barsky clipping of segment p-q to a box."""
-    dx, dy = q[0] - p[0], q[1] - p[1]
-    t0, t1 = 0.0, 1.0
-    for pk, qk in ((-dx, p[0] - x0), (dx, x1 - p[0]), (-dy, p[1] - y0), (dy, y1 - p[1])):
-        if pk == 0:
-            if qk < 0:
-                return None
-            continue
-        t = qk / pk
-        if pk < 0:
-            t0 = max(t0, t)
-        else:
-            t1 = min(t1, t)
-    if t0 >= t1:
-        return None
-    return (p[0] + t0 * dx, p[1] + t0 * dy), (p[0] + t1 * dx, p[1] + t1 * dy)
-
-
-def _strokes(
-    ink: Ink,
-    rng: np.random.Generator,
-    strokes: list[list[tuple[float, float]]],
-    x: float,
-    y: float,
-    u: float,
-    scale: tuple[float, float] = (0.6, 0.9),
-) -> None:
-    """A letter or icon drawn by hand: scaled, turned a little, wobbly."""
-    s = rng.uniform(*scale)
-    rot = math.radians(rng.uniform(-12, 12))
-    ox = x + u * (1 - s) / 2 + rng.uniform(-0.08, 0.08) * u
-    oy = y + u * (1 - s) / 2 + rng.uniform(-0.08, 0.08) * u
-    width = rng.uniform(0.035, 0.07) * u
-    alpha = rng.uniform(0.6, 0.95)
-    for stroke in strokes:
-        pts = []
-        for px, py in stroke:
-            px, py = px - 0.5, py - 0.5
-            px, py = px * math.cos(rot) - py * math.sin(rot), px * math.sin(rot) + py * math.cos(rot)
-            pts.append(
-                (
-                    ox + (px + 0.5) * s * u + rng.normal(0, 0.015 * u),
-                    oy + (py + 0.5) * s * u + rng.normal(0, 0.015 * u),
-                )
-            )
-        ink.line(pts, width, alpha)
-
-
-def mark_sheet(
-    rng: np.random.Generator,
-    sheet: Image.Image,
-    grid: list[list[str]],
-    under: set[tuple[int, int]],
-    style: str,
-    coins: int,
-    u: float,
-) -> np.ndarray:
-    """The sheet with the player's marks, as float RGB 0..1."""
-    paper = np.asarray(sheet, np.float32) / 255.0
-    h, w = paper.shape[:2]
-    small = rng.random((h // 8 + 2, w // 8 + 2)).astype(np.float32)
-    grain = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)[:h, :w]
-    grain = 0.55 + 0.45 * (grain * 0.5 + 0.5 * rng.random((h, w)).astype(np.float32))
-    inks = {k: Ink((w, h), _jitter_colour(rng, c)) for k, c in PIGMENTS.items()}
-    graphite = Ink((w, h), _jitter_colour(rng, GRAPHITE, 10))
-    gx, gy = render.GRID_X * u, render.GRID_Y * u
-    icons = rng.random() < 0.35
-    angles = {k: rng.uniform(0, math.pi) for k in PIGMENTS}
-    for r in range(SIZE):
-        for c in range(SIZE):
-            code = grid[r][c]
-            x, y = gx + c * u, gy + r * u
-            if style == "colour":
-                colour = code if code in PIGMENTS else None
-                if (r, c) in under:
-                    colour = str(rng.choice(list("FVAW")))
-                if colour:
-                    _fill(
-                        inks[colour],
-                        rng,
-                        x,
-                        y,
-                        u,
-                        angles[colour] + rng.normal(0, 0.2),
-                        rng.uniform(0.55, 1.0),
-                    )
-                    if rng.random() < 0.08:
-                        _strokes(graphite, rng, ICONS[str(rng.choice(list("FVAWMH")))], x, y, u, (0.25, 0.4))
-                if code == "X":
-                    _strokes(graphite, rng, LETTERS["X"], x, y, u, (0.85, 1.02))
-            elif code in LETTERS:
-                shapes = ICONS if icons and code != "X" else LETTERS
-                _strokes(graphite, rng, shapes[code], x, y, u, (0.55, 0.85) if code != "X" else (0.85, 1.02))
-    for cx, cy in render.coin_centres()[:coins]:
-        ink = graphite if style == "pencil" or rng.random() < 0.5 else inks[str(rng.choice(list(PIGMENTS)))]
-        rr = render.COIN_R * u
-        if rng.random() < 0.5:
-            _strokes(ink, rng, LETTERS["X"], cx * u - rr, cy * u - rr, 2 * rr, (0.9, 1.0))
-        else:
-            _fill(ink, rng, cx * u - rr * 0.8, cy * u - rr * 0.8, 1.6 * rr, rng.uniform(0, 3), 0.9)
-    # a name on the name line and a few season scores
-    nx = (render.GRID_X + 2) * u
-    pts = [(nx + k * 0.25 * u, 3.3 * u + rng.normal(0, 0.1 * u)) for k in range(int(rng.integers(4, 20)))]
-    graphite.line(pts, 0.04 * u, 0.8)
-    for k in range(int(rng.integers(0, 4))):
-        bx = (render.GRID_X + k * SIZE / 4 + 0.4) * u
-        by = (render.SEASON_Y + 0.85) * u
-        _strokes(graphite, rng, ICONS["W"], bx, by, 0.7 * u, (0.8, 1.0))
-    for ink in inks.values():
-        ink.lay(paper, grain)
-    graphite.lay(paper, grain)
-    return paper
-
-
-# --- the photograph ----------------------------------------------------------
-
-
-def _background(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
-    """A table: wood grain or cloth, at low resolution and scaled up."""
-    sw, sh = max(8, w // 8), max(8, h // 8)
-    base = np.array(
-        [rng.uniform(0.25, 0.75), rng.uniform(0.2, 0.6), rng.uniform(0.1, 0.5)]
-        if rng.random() < 0.7
-        else [rng.uniform(0.1, 0.9)] * 3,
-        np.float32,
-    )
-    yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
-    a = rng.uniform(0, math.pi)
-    t = xx * math.cos(a) + yy * math.sin(a)
-    grain = (
-        0.85 + 0.1 * np.sin(t * rng.uniform(0.2, 0.8) + 3 * np.sin(t * 0.05)) + 0.05 * rng.random((sh, sw))
-    )
-    img = base[None, None, :] * grain[..., None]
-    return cv2.resize(img.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
-
-
-def _curl(rng: np.random.Generator, img: np.ndarray, u: float) -> tuple[np.ndarray, callable]:  # type: ignore[valid-type]
-    """Bow the paper a little; returns the image and the forward point map."""
-    h, w = img.shape[:2]
-    ax, ay = rng.uniform(-0.15, 0.15) * u, rng.uniform(-0.15, 0.15) * u
-
-    def fwd(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return x + ax * ((y - h / 2) / (h / 2)) ** 2, y + ay * ((x - w / 2) / (w / 2)) ** 2
-
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    # inverse by one fixed-point step (the bow is small)
-    sx, sy = fwd(xx, yy)
-    mx, my = xx - (sx - xx), yy - (sy - yy)
-    out = cv2.remap(
-        img, mx.astype(np.float32), my.astype(np.float32), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
-    return out, fwd
-
-
-def _camera(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
-    """Homography from page units to photo pixels: turned, tilted, placed."""
-    rot = rng.uniform(0, 2 * math.pi)
-    tilt = math.radians(rng.uniform(0, 35))
-    axis = rng.uniform(0, 2 * math.pi)
-    cz, sz = math.cos(rot), math.sin(rot)
-    Rz = np.array([[cz, -sz, 0], [sz, cz, 0], [0, 0, 1]])
-    ca, sa = math.cos(axis), math.sin(axis)
-    Ra = np.array([[ca, -sa, 0], [sa, ca, 0], [0, 0, 1]])
-    ct, st = math.cos(tilt), math.sin(tilt)
-    Rx = np.array([[1, 0, 0], [0, ct, -st], [0, st, ct]])
-    R = Ra @ Rx @ Ra.T @ Rz
-    page = np.array([[0, 0], [render.PAGE_W, 0], [render.PAGE_W, render.PAGE_H], [0, render.PAGE_H]], float)
-    centre = np.array([render.PAGE_W / 2, render.PAGE_H / 2])
-    dist = rng.uniform(1.6, 3.0) * render.PAGE_H
-
-    def project(pts: np.ndarray) -> np.ndarray:
-        p3 = np.c_[pts - centre, np.zeros(len(pts))] @ R.T
-        z = p3[:, 2] + dist
-        return p3[:, :2] * (dist / z)[:, None]
-
-    gc = np.array(render.grid_corners(1.0))
-    proj_page, proj_grid = project(page), project(gc)
-    lo, hi = proj_page.min(0), proj_page.max(0)
-    fill = rng.uniform(0.75, 1.1)
-    scale = fill * min(w / (hi - lo)[0], h / (hi - lo)[1])
-    glo, ghi = proj_grid.min(0) * scale, proj_grid.max(0) * scale
-    # keep the whole grid in frame with a margin; the page may be cut
-    margin = 0.03 * min(w, h)
-    ox_lo, ox_hi = margin - glo[0], w - margin - ghi[0]
-    oy_lo, oy_hi = margin - glo[1], h - margin - ghi[1]
-    plo, phi = lo * scale, hi * scale
-    ox = rng.uniform(ox_lo, ox_hi) if ox_hi > ox_lo else (ox_lo + ox_hi) / 2
-    oy = rng.uniform(oy_lo, oy_hi) if oy_hi > oy_lo else (oy_lo + oy_hi) / 2
-    ox = float(
-        np.clip((w - (plo[0] + phi[0])) / 2 + rng.normal(0, 0.1 * w), min(ox_lo, ox_hi), max(ox_lo, ox_hi))
-    )
-    oy = float(
-        np.clip((h - (plo[1] + phi[1])) / 2 + rng.normal(0, 0.1 * h), min(oy_lo, oy_hi), max(oy_lo, oy_hi))
-    )
-    dst = proj_page * scale + [ox, oy]
-    return cv2.getPerspectiveTransform(page.astype(np.float32), dst.astype(np.float32))
-
-
-def _occluder(rng: np.random.Generator, photo: np.ndarray, H: np.ndarray, px_per_unit: float) -> None:
-    """A pencil or a fingertip resting on the sheet's margin, never on the grid."""
-    side = int(rng.integers(4))
-    gx0, gy0 = render.GRID_X, render.GRID_Y
-    if side == 0:
-        tip, out = (gx0 - 0.9, gy0 + rng.uniform(1, 10)), (-1.0, rng.uniform(-0.3, 0.3))
-    elif side == 1:
-        tip, out = (gx0 + SIZE + 0.9, gy0 + rng.uniform(1, 10)), (1.0, rng.uniform(-0.3, 0.3))
-    elif side == 2:
-        tip, out = (
-            (gx0 + rng.uniform(0, 11), render.SEASON_Y + render.SEASON_H + 0.4),
-            (rng.uniform(-0.3, 0.3), 1.0),
-        )
-    else:
-        tip, out = (gx0 + rng.uniform(0, 11), 0.6), (rng.uniform(-0.3, 0.3), -1.0)
-    n = math.hypot(*out)
-    length = 4.0
-    p0 = np.array([tip, (tip[0] + out[0] / n * length, tip[1] + out[1] / n * length)], np.float32)
-    p = cv2.perspectiveTransform(p0[None], H)[0]
-    width = (0.7 if rng.random() < 0.5 else 1.6) * px_per_unit
-    colour = (0.85, 0.7, 0.2) if width < px_per_unit else (0.85, 0.65, 0.55)
-    shadow = np.zeros(photo.shape[:2], np.float32)
-    off = np.array([0.3, 0.4]) * px_per_unit
-    cv2.line(shadow, tuple(int(v) for v in p[0] + off), tuple(int(v) for v in p[1] + off), 1.0, int(width))
-    shadow = cv2.GaussianBlur(shadow, (0, 0), px_per_unit * 0.4)
-    photo *= 1 - 0.35 * shadow[..., None]
-    cv2.line(photo, tuple(int(v) for v in p[0]), tuple(int(v) for v in p[1]), colour, int(width))
-    cv2.circle(photo, tuple(int(v) for v in p[0]), int(width / 2), colour, -1)
-
-
-def photograph(
-    rng: np.random.Generator, marked: np.ndarray, u: float, w: int, h: int, H_units: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """The photo (uint8 RGB) and the grid corners in it."""
-    curled, fwd = _curl(rng, marked, u)
-    H = H_units @ np.diag([1 / u, 1 / u, 1.0])
-    photo = _background(rng, w, h)
-    # soft shadow of the sheet on the table
-    mask = cv2.warpPerspective(np.ones(curled.shape[:2], np.float32), H, (w, h))
-    k = max(3, int(0.01 * w)) | 1
-    drop = cv2.GaussianBlur(mask, (k * 3, k * 3), 0)
-    drop = np.roll(np.roll(drop, k, 0), k, 1)
-    photo *= 1 - 0.3 * drop[..., None]
-    cv2.warpPerspective(curled, H, (w, h), dst=photo, borderMode=cv2.BORDER_TRANSPARENT, flags=cv2.INTER_AREA)
-    gc = np.array(render.grid_corners(u))
-    cx, cy = fwd(gc[:, 0], gc[:, 1])
-    corners = cv2.perspectiveTransform(np.c_[cx, cy][None].astype(np.float32), H)[0]
-    ppu = math.sqrt(abs(cv2.contourArea(corners))) / SIZE
-    if rng.random() < 0.3:
-        _occluder(rng, photo, H, ppu)
-    # light: colour temperature, a gradient, a shadow
-    temp = rng.uniform(-1, 1)
-    photo *= np.array([1 + 0.1 * temp, 1.0, 1 - 0.15 * temp], np.float32) * rng.uniform(0.75, 1.05)
-    yy, xx = np.mgrid[0:h:8, 0:w:8].astype(np.float32)
-    a = rng.uniform(0, 2 * math.pi)
-    grad = 1 + rng.uniform(0, 0.25) * ((xx * math.cos(a) + yy * math.sin(a)) / max(w, h) - 0.5)
-    if rng.random() < 0.5:
-        pts = (rng.random((5, 2)) * [w / 8, h / 8]).astype(np.int32)
-        sh = np.zeros_like(grad)
-        cv2.fillConvexPoly(sh, cv2.convexHull(pts), 1.0)
-        sh = cv2.GaussianBlur(sh, (0, 0), rng.uniform(2, 10))
-        grad *= 1 - rng.uniform(0.15, 0.4) * sh
-    photo *= cv2.resize(grad, (w, h))[..., None]
-    sigma = rng.uniform(0, 1.3) * max(1.0, w / 1600)
-    if sigma > 0.3:
-        photo = cv2.GaussianBlur(photo, (0, 0), sigma)
-    photo += rng.normal(0, rng.uniform(0.005, 0.025), photo.shape).astype(np.float32)
-    return (np.clip(photo, 0, 1) * 255).astype(np.uint8), corners
-
-
-SIZES_SMALL = [(1152, 864), (1280, 960), (1600, 1200), (1024, 1024)]
-SIZES_LARGE = [(3264, 2448), (4000, 3000), (2592, 1944)]
+def _pick_glyphs(rng: np.random.Generator, designs: str) -> str:
+    if rng.random() < 0.6:
+        return "letters"
+    sets = list(pencil.ICON_SETS)
+    if designs == "train":
+        sets = [s for s in sets if s not in pencil.HOLDOUT_GLYPHS]
+    elif designs == "holdout" and rng.random() < 0.5:
+        sets = sorted(pencil.HOLDOUT_GLYPHS)
+    return str(sets[int(rng.integers(len(sets)))])
 
 
 def make_one(
-    seed: int, large: bool, force_style: str | None = None, balanced: bool = False
+    seed: int,
+    designs: str = "train",
+    force_style: str | None = None,
+    balanced: bool = False,
+    hard_share: float = 0.25,
+    max_mp: float = 12.5,
+    family: str | None = None,
 ) -> tuple[bytes, dict[str, object]]:
+    """One photo (JPEG bytes) and its truth; ``family`` forces the design family."""
     rng = np.random.default_rng(seed)
-    side = map_sides()["ABCD"[int(rng.integers(4))]]
-    style = force_style or ("colour" if rng.random() < 0.6 else "pencil")
-    sheet_style = "printable" if rng.random() < 0.25 else "official"
+    side = map_sides()[str(rng.choice(list(SIDES), p=list(SIDES.values())))]
+    style = force_style or ("color" if rng.random() < 0.55 else "graphite")
+    hard = rng.random() < hard_share
+    effects: set[str] = set()
+    if hard:
+        n = int(rng.choice([1, 2, 3], p=[0.5, 0.35, 0.15]))
+        effects = {str(e) for e in rng.choice(HARD_EFFECTS, size=n, replace=False)}
+    # design, background and glyphs: a held-out sample holds out at least one thing
+    for _ in range(50):
+        design = sheet_design.random_design(rng, designs, family)
+        background = _pick_background(rng, designs)
+        glyphs = _pick_glyphs(rng, designs) if style == "graphite" else "letters"
+        held = list(design.holdout)
+        held += ["background"] if background in scene.HOLDOUT_BACKGROUNDS else []
+        held += ["glyphs"] if glyphs in pencil.HOLDOUT_GLYPHS else []
+        if designs != "holdout" or held:
+            break
     grid, under = random_map(rng, side, BALANCED_MIX if balanced else MIX)
-    coins = int(rng.integers(0, 15))
-    w, h = (SIZES_LARGE if large else SIZES_SMALL)[int(rng.integers(3 if large else 4))]
-    if rng.random() < 0.5:
+    coins = int(rng.integers(0, side.coin_track + 1))
+    sizes = [(s, p) for s, p in SIZES if s[0] * s[1] <= max_mp * 1e6] or SIZES[:1]
+    k = int(rng.choice(len(sizes), p=np.array([p for _, p in sizes]) / sum(p for _, p in sizes)))
+    w, h = sizes[k][0]
+    if rng.random() < 0.55:
         w, h = h, w
-    H_units = _camera(rng, w, h)
-    area = abs(
-        cv2.contourArea(
-            cv2.perspectiveTransform(np.array([render.grid_corners(1.0)], np.float32), H_units)[0]
-        )
+    ws = min(1.0, WORK / max(w, h))
+    cw, ch = round(w * ws), round(h * ws)
+    grid_box = (design.grid_x, design.grid_y, design.grid_x + SIZE, design.grid_y + SIZE)
+    H_full, cam = scene.camera(
+        rng,
+        (design.page_w, design.page_h),
+        grid_box,
+        w,
+        h,
+        (25.0, 50.0) if "tilt" in effects else (0.0, 30.0),
     )
-    u = float(np.clip(math.sqrt(area) / SIZE * 1.3, 24, 140))
-    sheet = render.render_sheet(side, u, sheet_style)
-    marked = mark_sheet(rng, sheet, grid, under, style, coins, u)
-    photo, corners = photograph(rng, marked, u, w, h, H_units)
-    img = Image.fromarray(photo)
+    H_units = np.diag([ws, ws, 1.0]) @ H_full
+    gc_units = np.array(design.grid_corners(1.0), np.float32)
+    quad = cv2.perspectiveTransform(gc_units[None], H_units)[0]
+    ppu = math.sqrt(abs(cv2.contourArea(quad))) / SIZE
+    u = float(np.clip(ppu * 1.1, 28, 100))
+    sheet = sheet_design.draw_sheet(design, side, u)
+    texture = sheet_design.paper_texture(rng, design, sheet.height, sheet.width)
+    pressure = rng.uniform(0.4, 0.6) if "light_pencil" in effects else rng.uniform(0.65, 1.05)
+    writing = [(design.grid_x + 2.5, design.name_y, 4.0)] + [
+        (x0 + 0.2, y0 + 0.5 + (y1 - y0) * 0.3, 1.2) for x0, y0, x1, y1 in design.season_boxes()
+    ]
+    marked = pencil.mark_sheet(
+        rng, sheet, texture, (design.grid_x, design.grid_y), design.coin_centres(), design.coin_r, writing,
+        grid, under, style, coins, u, glyphs, pressure,
+    )  # fmt: skip
+    # the photograph, composed at (cw, ch)
+    curled, fwd = scene.curl(rng, marked, u, 0.25 if hard else 0.15)
+    H = H_units @ np.diag([1 / u, 1 / u, 1.0])
+    photo = scene.background(rng, background, cw, ch, ppu)
+    # the sheet's soft shadow on the table, worked out at a quarter size
+    quarter = np.diag([0.25, 0.25, 1.0]) @ H_units
+    page = np.array(
+        [[0, 0], [design.page_w, 0], [design.page_w, design.page_h], [0, design.page_h]], np.float32
+    )
+    mask = np.zeros(((ch + 3) // 4, (cw + 3) // 4), np.float32)
+    cv2.fillConvexPoly(mask, cv2.perspectiveTransform(page[None], quarter)[0].astype(np.int32), 1.0)
+    blur_k = max(1, int(0.0025 * cw))
+    drop = cv2.GaussianBlur(mask, (0, 0), blur_k * 0.8)
+    drop = np.roll(np.roll(drop, blur_k, 0), blur_k, 1)
+    drop = cv2.resize(drop, (cw, ch), interpolation=cv2.INTER_LINEAR)
+    photo *= 1 - rng.uniform(0.15, 0.4) * drop[..., None]
+    cv2.warpPerspective(
+        curled, H, (cw, ch), dst=photo, borderMode=cv2.BORDER_TRANSPARENT, flags=cv2.INTER_LINEAR
+    )
+    gc = np.array(design.grid_corners(u))
+    cx, cy = fwd(gc[:, 0], gc[:, 1])
+    corners = cv2.perspectiveTransform(np.c_[cx, cy][None].astype(np.float32), H)[0]
+    occluded = ""
+    if "occluder" in effects:
+        occluded = scene.occluder(rng, photo, H_units, grid_box, True, ppu)
+    elif rng.random() < 0.3:
+        occluded = scene.occluder(rng, photo, H_units, grid_box, False, ppu)
+    photo = scene.light(rng, photo, effects, corners)
+    photo = scene.blur(rng, photo, effects, ppu)
+    img8 = (np.clip(photo, 0, 1) * 255).astype(np.uint8)
+    if (cw, ch) != (w, h):
+        img8 = cv2.resize(img8, (w, h), interpolation=cv2.INTER_LINEAR)
+        corners = (corners + 0.5) * np.array([w / cw, h / ch], np.float32) - 0.5
+    sigma = rng.uniform(0.004, 0.02) * (2.5 if "dim" in effects else 1.0)
+    img8 = scene.sensor_noise(rng, img8, sigma)
+    img = Image.fromarray(img8)
     orientation = 1
+    extra: dict[str, object] = {}
     if rng.random() < 0.2:
         # store the pixels turned and let EXIF turn them back for display
         orientation = int(rng.choice([3, 6, 8]))
-        stored = img.transpose(
-            {3: Image.Transpose.ROTATE_180, 6: Image.Transpose.ROTATE_90, 8: Image.Transpose.ROTATE_270}[
-                orientation
-            ]
-        )
+        turn = {3: Image.Transpose.ROTATE_180, 6: Image.Transpose.ROTATE_90, 8: Image.Transpose.ROTATE_270}
+        img = img.transpose(turn[orientation])
         exif = Image.Exif()
         exif[0x0112] = orientation
-        img_out, extra = stored, {"exif": exif}
-    else:
-        img_out, extra = img, {}
+        extra = {"exif": exif}
     buf = io.BytesIO()
-    quality = int(rng.integers(70, 93)) if not large else int(rng.integers(68, 80))
-    img_out.save(buf, "JPEG", quality=quality, **extra)
+    img.save(buf, "JPEG", quality=int(rng.integers(70, 94)), **extra)
+    across = float(np.mean([np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4)]))
     truth: dict[str, object] = {
-        "grid": ["".join(row) for row in grid],
-        "coins": coins,
-        "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in corners],
         "side": side.letter,
         "style": style,
-        "sheet_style": sheet_style,
+        "difficulty": "hard" if hard else "normal",
+        "grid": ["".join(row) for row in grid],
+        "ruins": [list(rc) for rc in sorted(side.ruins)],
+        "coins": coins,
+        "corners_px": [[round(float(x), 1), round(float(y), 1)] for x, y in corners],
+        "image_size": [w, h],
+        "design": {**design.to_json(), "holdout": held},
+        "glyphs": glyphs,
+        "background": background,
+        "camera": {**cam, "grid_px": round(across, 1), "megapixels": round(w * h / 1e6, 2)},
+        "hard": sorted(effects),
+        "occluder": occluded,
         "exif_orientation": orientation,
-        "size": [w, h],
         "seed": seed,
     }
     return buf.getvalue(), truth
+
+
+def write_sample(job: tuple[Path, int, int, dict[str, object]]) -> None:
+    """Write sample number ``k`` (seed ``seed``) into ``out``."""
+    out, k, seed, opts = job
+    data, truth = make_one(seed, **opts)  # type: ignore[arg-type]
+    (out / f"{k:03d}.jpg").write_bytes(data)
+    (out / f"{k:03d}.json").write_text(json.dumps(truth) + "\n")
 
 
 def main() -> None:
@@ -549,17 +319,38 @@ def main() -> None:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--count", type=int, default=64)
     ap.add_argument("--seed", type=int, default=5)
-    ap.add_argument("--large-every", type=int, default=16, help="every Nth photo is 8-12 MP (0: none)")
-    ap.add_argument("--style", choices=["colour", "pencil"], default=None)
+    ap.add_argument("--designs", choices=["train", "holdout", "all"], default="train")
+    ap.add_argument("--style", choices=["color", "graphite", "colour", "pencil"], default=None)
     ap.add_argument("--balanced", action="store_true", help="more monsters and heroes (training sets)")
+    ap.add_argument("--hard", type=float, default=0.25, help="share of hard samples")
+    ap.add_argument("--max-mp", type=float, default=12.5, help="largest photo, in megapixels")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes")
     args = ap.parse_args()
+    style = {"colour": "color", "pencil": "graphite"}.get(args.style, args.style)
     args.out.mkdir(parents=True, exist_ok=True)
-    for k in range(args.count):
-        large = args.large_every > 0 and k % args.large_every == args.large_every - 1
-        data, truth = make_one(args.seed * 100003 + k, large, args.style, args.balanced)
-        (args.out / f"{k:03d}.jpg").write_bytes(data)
-        (args.out / f"{k:03d}.json").write_text(json.dumps(truth) + "\n")
-    print(f"wrote {args.count} samples to {args.out}")
+    cv2.setNumThreads(1)
+    opts = {
+        "designs": args.designs,
+        "force_style": style,
+        "balanced": args.balanced,
+        "hard_share": args.hard,
+        "max_mp": args.max_mp,
+    }
+    jobs = [(args.out, k, args.seed * 100003 + k, opts) for k in range(args.count)]
+    t0 = time.perf_counter()
+    if args.jobs > 1:
+        pool = multiprocessing.Pool(args.jobs, initializer=cv2.setNumThreads, initargs=(1,))
+        for _ in pool.imap_unordered(write_sample, jobs, chunksize=4):
+            pass
+        pool.close()
+        pool.join()
+    else:
+        for job in jobs:
+            write_sample(job)
+    took = time.perf_counter() - t0
+    cpu = sum(os.times()[:4])  # this process and its finished workers
+    n = max(args.count, 1)
+    print(f"wrote {args.count} samples to {args.out} in {took:.0f} s; {cpu / n:.2f} s of CPU per sample")
 
 
 if __name__ == "__main__":

@@ -2,9 +2,11 @@
 
 Why a script: the weights must be reproducible from the seeded synthetic
 photos (``tools/make_samples.py``), not a file of unknown origin. It runs the
-reader's own stages on each photo (grid, rectify, light) so the network
-learns from exactly what it will see, with the orientation taken from the
-true corners so that a wrong turn never teaches it a wrong label. Then it
+reader's own stages on each photo (rectify, light) so the network learns
+from what it will see, with the grid's corners and orientation taken from
+the truth (``corners_px``, or ``corners`` in the older truth files such as
+``sample_sheets/``), so training depends neither on the grid finder nor on
+the orientation stage, and a wrong turn never teaches it a wrong label. Then it
 fits a small network (ReLU hidden layers, softmax out) with Adam, in numpy,
 weighting rare codes (heroes, monsters, destroyed spaces) up so that they
 are not sacrificed to the common ones.
@@ -19,8 +21,8 @@ trained on all photos with that temperature.
 Never train on a set that is measured: the committed ``sample_sheets`` (seed
 5) and the bench sets (seeds 2000 and 4000) stay out. Usage::
 
-    python tools/make_samples.py --out /tmp/train1000 --count 500 --seed 1000 --large-every 0
-    python tools/make_samples.py --out /tmp/train3000 --count 1500 --seed 3000 --large-every 0 --balanced
+    python tools/make_samples.py --out /tmp/train1000 --count 2000 --seed 1000 --designs train --jobs 2
+    python tools/make_samples.py --out /tmp/train3000 --count 1500 --seed 3000 --balanced --jobs 2
     python tools/train_cells.py /tmp/train1000 /tmp/train3000 --out referee/vision/cells.npz
 """
 
@@ -28,49 +30,71 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
+import sys
 from pathlib import Path
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from referee.rules import terrain
-from referee.rules.data import map_sides
-from referee.rules.geometry import SIZE
-from referee.vision.cells import CLASSES, even_light, features, forward
-from referee.vision.errors import VisionError
-from referee.vision.grid import find_grid
-from referee.vision.load import load_photo
-from referee.vision.reader import DOUBTFUL
-from referee.vision.rectify import rectify
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's referee, not an installed one
+
+from referee.rules import terrain  # noqa: E402
+from referee.rules.data import map_sides  # noqa: E402
+from referee.rules.geometry import SIZE  # noqa: E402
+from referee.vision.cells import CLASSES, even_light, features, forward  # noqa: E402
+from referee.vision.errors import VisionError  # noqa: E402
+from referee.vision.load import load_photo  # noqa: E402
+from referee.vision.reader import DOUBTFUL  # noqa: E402
+from referee.vision.rectify import rectify  # noqa: E402
 
 Weights = dict[str, NDArray[np.float32]]
 DRAWN = [CLASSES.index(c) for c in CLASSES if c not in terrain.PRINTED]
 
 
-def extract(folder: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def true_corners(truth: dict[str, object]) -> np.ndarray:
+    """The grid's corners TL, TR, BR, BL of the upright sheet in displayed-photo
+    pixels, from the shared truth format (``corners_px``) or the older one
+    (``corners``)."""
+    corners = truth.get("corners_px", truth.get("corners"))
+    return np.array(corners, np.float32).reshape(4, 2)
+
+
+def _photo(path: Path) -> tuple[np.ndarray, list[int], list[int]] | None:
+    """One photo's features, true codes and printed codes (or -1); None if unreadable."""
+    truth = json.loads(path.with_suffix(".json").read_text())
+    side = map_sides()[truth["side"]]
+    try:
+        photo = load_photo(path.read_bytes())
+    except VisionError:
+        return None
+    rect = rectify(photo.rgb, true_corners(truth) / np.float32(photo.scale))
+    x = features(even_light(rect.canvas), side)
+    y = [CLASSES.index(ch) for ch in "".join(truth["grid"])]
+    codes = [side.printed(*divmod(i, SIZE)) for i in range(SIZE * SIZE)]
+    return x, y, [CLASSES.index(c) if c != terrain.EMPTY else -1 for c in codes]
+
+
+def extract(folder: Path, jobs: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Features, true codes, the printed code (or -1) and the photo number of every square."""
     xs, ys, printed, photo_no = [], [], [], []
-    for n, path in enumerate(sorted(folder.glob("*.jpg"))):
-        truth = json.loads(path.with_suffix(".json").read_text())
-        side = map_sides()[truth["side"]]
-        try:
-            photo = load_photo(path.read_bytes())
-            quad = find_grid(photo.rgb)
-        except VisionError:
-            continue
-        tl = np.array(truth["corners"][0]) / photo.scale
-        k = int(np.argmin(np.linalg.norm(quad - tl, axis=1)))
-        if np.linalg.norm(quad[k] - tl) > 20:
-            continue
-        rect = rectify(photo.rgb, np.roll(quad, -k, axis=0))
-        xs.append(features(even_light(rect.canvas), side))
-        ys.append([CLASSES.index(ch) for ch in "".join(truth["grid"])])
-        codes = [side.printed(*divmod(i, SIZE)) for i in range(SIZE * SIZE)]
-        printed.append([CLASSES.index(c) if c != terrain.EMPTY else -1 for c in codes])
-        photo_no.append(np.full(SIZE * SIZE, n))
+    paths = sorted(folder.glob("*.jpg"))
+    cv2.setNumThreads(1)  # OpenCV's own threads and fork() do not mix
+    pool = multiprocessing.Pool(jobs, initializer=cv2.setNumThreads, initargs=(1,)) if jobs > 1 else None
+    rows = pool.imap(_photo, paths, chunksize=8) if pool else map(_photo, paths)
+    for n, row in enumerate(rows):
         if n % 100 == 0:
             print(f"  {folder}: {n} photos", flush=True)
+        if row is None:
+            continue
+        xs.append(row[0])
+        ys.append(row[1])
+        printed.append(row[2])
+        photo_no.append(np.full(SIZE * SIZE, n))
+    if pool:
+        pool.close()
+        pool.join()
     return np.concatenate(xs), np.concatenate(ys), np.concatenate(printed), np.concatenate(photo_no)
 
 
@@ -178,13 +202,14 @@ def main() -> None:
     ap.add_argument("--right-doubtful", type=float, default=0.01)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--cache", type=Path, default=None, help="keep extracted features here")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes for reading the photos")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     if args.cache and args.cache.exists():
         data = np.load(args.cache)
         x, y, printed, photo = data["x"], data["y"], data["printed"], data["photo"]
     else:
-        parts = [extract(f) for f in args.folders]
+        parts = [extract(f, args.jobs) for f in args.folders]
         x = np.concatenate([p[0] for p in parts])
         y = np.concatenate([p[1] for p in parts])
         printed = np.concatenate([p[2] for p in parts])

@@ -1,0 +1,79 @@
+"""The training-data generator (``tools/make_samples.py``) writes truths in the
+shared photo sets' format, for every sheet design family, the same bytes for
+the same seed, and keeps held-out design variants out of training sets."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image, ImageOps
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import make_samples  # noqa: E402
+
+from referee.rules.data import map_sides  # noqa: E402
+
+FORMAT = {"side", "style", "difficulty", "grid", "ruins", "coins", "corners_px", "image_size"}
+SMALL = {"max_mp": 1.5}
+"""Small photos keep the test fast."""
+
+
+def _sample(out: Path, k: int, seed: int, **opts: Any) -> dict[str, Any]:
+    make_samples.write_sample((out, k, seed, {**SMALL, **opts}))
+    truth: dict[str, Any] = json.loads((out / f"{k:03d}.json").read_text())
+    return truth
+
+
+def _check(out: Path, k: int, truth: dict[str, Any]) -> None:
+    assert FORMAT <= truth.keys()
+    side = map_sides()[truth["side"]]
+    assert truth["style"] in ("color", "graphite")
+    assert truth["difficulty"] in ("normal", "hard")
+    grid = truth["grid"]
+    assert len(grid) == 11 and all(len(row) == 11 for row in grid)
+    assert set("".join(grid)) <= set(".FVAWMHX^#")
+    for r in range(11):
+        for c in range(11):
+            printed = side.printed(r, c)
+            assert (grid[r][c] == printed) if printed != "." else grid[r][c] not in "^#"
+    assert sorted(map(tuple, truth["ruins"])) == sorted(side.ruins)
+    assert 0 <= truth["coins"] <= 14
+    with Image.open(out / f"{k:03d}.jpg") as img:
+        shown = ImageOps.exif_transpose(img)
+        assert list(shown.size) == truth["image_size"]
+    w, h = truth["image_size"]
+    assert len(truth["corners_px"]) == 4
+    for x, y in truth["corners_px"]:
+        assert 0 <= x < w and 0 <= y < h
+
+
+@pytest.mark.parametrize("family", ["printable", "official", "pad"])
+def test_each_design_family_writes_the_shared_truth_format(tmp_path: Path, family: str) -> None:
+    for k in range(2):
+        truth = _sample(tmp_path, k, 900 + k, family=family, hard_share=0.5 * k)
+        _check(tmp_path, k, truth)
+        assert truth["design"]["family"] == family
+        assert truth["design"]["holdout"] == []
+
+
+def test_hard_and_held_out_samples(tmp_path: Path) -> None:
+    truth = _sample(tmp_path, 0, 31, designs="holdout", hard_share=1.0)
+    _check(tmp_path, 0, truth)
+    assert truth["difficulty"] == "hard" and truth["hard"]
+    assert truth["design"]["holdout"]
+
+
+def test_the_same_seed_gives_the_same_bytes(tmp_path: Path) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    for out in (a, b):
+        _sample(out, 0, 4242)
+    assert (a / "000.jpg").read_bytes() == (b / "000.jpg").read_bytes()
+    assert (a / "000.json").read_text() == (b / "000.json").read_text()
