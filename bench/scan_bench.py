@@ -1,15 +1,24 @@
-"""How well and how fast the sheet reader reads a folder of sample photos.
+"""How well and how fast the sheet reader reads folders of photos with known truth.
 
-Prints the grid detection rate, cell accuracy overall and per marking style,
-a confusion matrix, the share of sheets read without an error, the share of
-wrong cells the reader flagged as doubtful (and of right cells: the false
-alarms a player has to look at), coin accuracy, and the median and 95th
-percentile seconds per photo on one core.
+Each folder holds ``NAME.jpg`` photos beside ``NAME.json`` truths in the
+format of ``../shared/sheet_photos/README.md`` (``side``, ``style`` colour or
+graphite, ``grid``, ``coins``, ``corners_px``). One column per folder:
+
+- grids found (the corners within 3 % of the grid's side of the truth);
+- colour-pencil and graphite squares right, a missed grid counting as 121
+  wrong squares;
+- sheets read without a wrong square;
+- wrong squares flagged as doubtful, and right squares flagged (the false
+  alarms a player has to look at);
+- coins: exact, unknown (the reader said so) and wrong;
+- seconds per photo on one core, median and 95th percentile.
 
 Usage::
 
     python bench/scan_bench.py sample_sheets
-    python bench/scan_bench.py /tmp/bench --json
+    python bench/scan_bench.py sample_sheets /tmp/holdout ../shared/sheet_photos
+    python bench/scan_bench.py ../shared/sheet_photos --json
+    python bench/scan_bench.py ../shared/sheet_photos --failures
 """
 
 from __future__ import annotations
@@ -23,127 +32,150 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from referee.rules.geometry import SIZE
 from referee.vision.cells import CLASSES
 from referee.vision.errors import VisionError
 from referee.vision.reader import DOUBTFUL, read_sheet
+
+STYLES = {"color": "color", "colour": "color", "graphite": "graphite", "pencil": "graphite"}
+"""Style names in truth files, old and new, to the two the figures report."""
+
+
+def _truth(path: Path) -> dict[str, object]:
+    truth: dict[str, object] = json.loads(path.with_suffix(".json").read_text())
+    if "corners_px" not in truth:
+        truth["corners_px"] = truth["corners"]
+    truth["style"] = STYLES[str(truth["style"])]
+    return truth
 
 
 def bench(folder: Path) -> dict[str, object]:
     cv2.setNumThreads(1)
     times: list[float] = []
-    found: Counter[str] = Counter()
     total: Counter[str] = Counter()
+    found: Counter[str] = Counter()
     right: Counter[str] = Counter()
-    cells: Counter[str] = Counter()
     clean: Counter[str] = Counter()
-    wrong_flagged = wrong = 0
-    right_flagged = right_total = 0
-    coins_right = coins_read = 0
+    wrong_flagged = wrong = right_flagged = right_total = 0
+    coins: Counter[str] = Counter()
     confusion = np.zeros((len(CLASSES), len(CLASSES)), int)
     failures: list[str] = []
     for path in sorted(folder.glob("*.jpg")):
-        truth = json.loads(path.with_suffix(".json").read_text())
-        style = truth["style"]
+        truth = _truth(path)
+        style = str(truth["style"])
         total[style] += 1
         data = path.read_bytes()
         t0 = time.perf_counter()
         try:
-            reading = read_sheet(data, truth["side"])
+            reading = read_sheet(data, str(truth["side"]))
         except VisionError as e:
             times.append(time.perf_counter() - t0)
             failures.append(f"{path.name}: {e}")
             continue
         times.append(time.perf_counter() - t0)
-        err = np.abs(np.array(reading.corners) - np.array(truth["corners"]))
-        side_px = np.linalg.norm(np.array(truth["corners"][0]) - np.array(truth["corners"][1]))
-        if err.max() > 0.03 * side_px:
-            failures.append(f"{path.name}: grid found in the wrong place (off by {err.max():.0f} px)")
+        want = np.array(truth["corners_px"], float)
+        side_px = float(np.linalg.norm(want[0] - want[1]))
+        off = float(np.abs(np.array(reading.corners) - want).max())
+        if off > 0.03 * side_px:
+            failures.append(f"{path.name}: grid found in the wrong place (off by {off:.0f} px)")
             continue
         found[style] += 1
         errors = 0
-        for r in range(11):
-            for c in range(11):
-                t, p = truth["grid"][r][c], reading.grid[r][c]
+        grid = truth["grid"]
+        assert isinstance(grid, list)
+        for r in range(SIZE):
+            for c in range(SIZE):
+                t, p = grid[r][c], reading.grid[r][c]
                 confusion[CLASSES.index(t), CLASSES.index(p)] += 1
-                cells[style] += 1
+                doubtful = reading.confidence[r][c] < DOUBTFUL
                 if t == p:
                     right[style] += 1
                     right_total += 1
-                    right_flagged += reading.confidence[r][c] < DOUBTFUL
+                    right_flagged += doubtful
                 else:
                     errors += 1
                     wrong += 1
-                    wrong_flagged += reading.confidence[r][c] < DOUBTFUL
+                    wrong_flagged += doubtful
+        if errors:
+            failures.append(f"{path.name}: {errors} wrong square{'s' if errors != 1 else ''}")
         clean[style] += errors == 0
-        if reading.coins is not None:
-            coins_read += 1
-            coins_right += reading.coins == truth["coins"]
-    styles = sorted(total)
+        if reading.coins is None:
+            coins["unknown"] += 1
+        elif reading.coins == truth["coins"]:
+            coins["exact"] += 1
+        else:
+            coins["wrong"] += 1
+            failures.append(f"{path.name}: {reading.coins} coins read, {truth['coins']} marked")
     n = sum(total.values())
-    out: dict[str, object] = {
+    cells = {s: right[s] / (SIZE * SIZE * total[s]) if total[s] else None for s in ("color", "graphite")}
+    return {
+        "folder": str(folder),
         "photos": n,
         "grid_found": sum(found.values()) / max(n, 1),
-        "cell_accuracy": sum(right.values()) / max(sum(cells.values()), 1),
+        "cells": cells,
         "sheets_without_error": sum(clean.values()) / max(n, 1),
-        "wrong_cells_flagged": wrong_flagged / max(wrong, 1),
         "wrong_cells": wrong,
+        "wrong_cells_flagged": wrong_flagged / wrong if wrong else None,
         "right_cells_flagged": right_flagged / max(right_total, 1),
-        "coins_read": coins_read / max(n, 1),
-        "coins_right_when_read": coins_right / max(coins_read, 1),
+        "coins_exact": coins["exact"] / max(n, 1),
+        "coins_unknown": coins["unknown"] / max(n, 1),
+        "coins_wrong": coins["wrong"] / max(n, 1),
         "seconds_median": float(np.median(times)) if times else None,
         "seconds_p95": float(np.percentile(times, 95)) if times else None,
-        "by_style": {
-            s: {
-                "photos": total[s],
-                "grid_found": found[s] / total[s],
-                "cell_accuracy": right[s] / max(cells[s], 1),
-                "sheets_without_error": clean[s] / total[s],
-            }
-            for s in styles
-        },
         "confusion": {"order": CLASSES, "rows_true_cols_read": confusion.tolist()},
         "failures": failures,
     }
-    return out
 
 
-def show(r: dict[str, object]) -> str:
-    lines = [
-        f"photos                 {r['photos']}",
-        f"grid found             {r['grid_found']:.1%}",
-        f"cell accuracy          {r['cell_accuracy']:.2%}",
-        f"sheets without error   {r['sheets_without_error']:.1%}",
-        f"wrong cells flagged    {r['wrong_cells_flagged']:.1%} of {r['wrong_cells']}",
-        f"right cells flagged    {r['right_cells_flagged']:.2%}",
-        f"coins read             {r['coins_read']:.1%}, right when read {r['coins_right_when_read']:.1%}",
-        f"seconds per photo      median {r['seconds_median']:.3f}, p95 {r['seconds_p95']:.3f} (one core)",
-    ]
-    by_style = r["by_style"]
-    assert isinstance(by_style, dict)
-    for s, v in by_style.items():
-        lines.append(
-            f"  {s:<7} {v['photos']:>4} photos  grid {v['grid_found']:.1%}  cells {v['cell_accuracy']:.2%}"
-            f"  clean sheets {v['sheets_without_error']:.1%}"
-        )
-    conf = r["confusion"]
-    assert isinstance(conf, dict)
-    lines.append("confusion (rows: true, columns: read)")
-    lines.append("      " + "".join(f"{c:>7}" for c in conf["order"]))
-    for c, row in zip(conf["order"], conf["rows_true_cols_read"], strict=True):
-        lines.append(f"  {c:<4}" + "".join(f"{v:>7}" for v in row))
-    failures = r["failures"]
-    assert isinstance(failures, list)
-    lines += [f"  failed: {f}" for f in failures[:20]]
+def _pct(v: object, digits: int = 1) -> str:
+    return "-" if v is None else f"{float(v):.{digits}%}"  # type: ignore[arg-type]
+
+
+ROWS = [
+    ("photos", lambda r: str(r["photos"])),
+    ("grids found", lambda r: _pct(r["grid_found"])),
+    ("colour cells right", lambda r: _pct(r["cells"]["color"], 2)),
+    ("graphite cells right", lambda r: _pct(r["cells"]["graphite"], 2)),
+    ("sheets without error", lambda r: _pct(r["sheets_without_error"])),
+    ("wrong cells flagged", lambda r: f"{_pct(r['wrong_cells_flagged'])} of {r['wrong_cells']}"),
+    ("right cells flagged", lambda r: _pct(r["right_cells_flagged"], 2)),
+    ("coins exact", lambda r: _pct(r["coins_exact"])),
+    ("coins unknown", lambda r: _pct(r["coins_unknown"])),
+    ("coins wrong", lambda r: _pct(r["coins_wrong"])),
+    ("seconds median", lambda r: "-" if r["seconds_median"] is None else f"{r['seconds_median']:.2f}"),
+    ("seconds p95", lambda r: "-" if r["seconds_p95"] is None else f"{r['seconds_p95']:.2f}"),
+]
+
+
+def show(results: list[dict[str, object]], failures: bool = False) -> str:
+    names = [Path(str(r["folder"])).name or str(r["folder"]) for r in results]
+    width = max(12, *(len(n) for n in names))
+    lines = [f"{'':<22}" + "".join(f"{n:>{width + 2}}" for n in names)]
+    for label, cell in ROWS:
+        lines.append(f"{label:<22}" + "".join(f"{cell(r):>{width + 2}}" for r in results))
+    for r in results:
+        conf = r["confusion"]
+        assert isinstance(conf, dict)
+        lines.append(f"confusion on {r['folder']} (rows: true, columns: read)")
+        lines.append("      " + "".join(f"{c:>6}" for c in conf["order"]))
+        for c, row in zip(conf["order"], conf["rows_true_cols_read"], strict=True):
+            lines.append(f"  {c:<4}" + "".join(f"{v:>6}" for v in row))
+        if failures:
+            lines += [f"  {f}" for f in r["failures"]]  # type: ignore[attr-defined]
     return "\n".join(lines)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("folder", type=Path, nargs="?", default=Path("sample_sheets"))
-    ap.add_argument("--json", action="store_true")
+    ap.add_argument("folders", type=Path, nargs="*", default=[Path("sample_sheets")])
+    ap.add_argument("--json", action="store_true", help="one JSON object per folder, one per line")
+    ap.add_argument("--failures", action="store_true", help="list every photo that was not read right")
     args = ap.parse_args()
-    r = bench(args.folder)
-    print(json.dumps(r) if args.json else show(r))
+    results = [bench(folder) for folder in args.folders]
+    if args.json:
+        print("\n".join(json.dumps(r) for r in results))
+    else:
+        print(show(results, args.failures))
 
 
 if __name__ == "__main__":

@@ -32,8 +32,7 @@ from numpy.typing import NDArray
 
 from referee.rules.data import MapSide
 from referee.rules.geometry import SIZE
-from referee.vision.orient import MARGIN
-from referee.vision.rectify import S
+from referee.vision.rectify import MARGIN, S
 
 CLASSES = ".FVAWMHX^#"
 """The map codes the network tells apart, in output order."""

@@ -105,33 +105,33 @@ def _line_fits(canvas: NDArray[np.float32], pad: int) -> list[tuple[float, float
     fitted through its measured position in each band of squares, and how
     clearly it was seen (0 when too few bands saw it)."""
     reach = C // 3
+    n = canvas.shape[1]
+    bands = canvas[pad : pad + SIZE * C].reshape(SIZE, C, n)[:, 3 : C - 3].mean(axis=1)
+    centres = pad + np.arange(SIZE + 1) * C
+    cols = centres[:, None] + np.arange(-reach, reach + 1)[None, :]
+    prof = bands[:, cols]  # band, line, position across the line
+    i = prof.argmax(axis=2)
+    peak = np.take_along_axis(prof, i[..., None], axis=2)[..., 0]
+    base = np.median(prof, axis=2)
+    left = np.take_along_axis(prof, np.clip(i - 1, 0, 2 * reach)[..., None], axis=2)[..., 0]
+    right = np.take_along_axis(prof, np.clip(i + 1, 0, 2 * reach)[..., None], axis=2)[..., 0]
+    den = left - 2 * peak + right
+    sub = np.where(den < 0, 0.5 * (left - right) / np.where(den < 0, den, -1.0), 0.0)
+    ok = (i > 0) & (i < 2 * reach) & (peak - base > 0.02)
+    xs = centres[None, :] + i - reach + sub
+    ys = pad + (np.arange(SIZE) + 0.5) * C
     out = []
     for k in range(SIZE + 1):
-        x0 = pad + k * C
-        ys, xs, ws = [], [], []
-        for band in range(SIZE):
-            y0, y1 = pad + band * C + 3, pad + (band + 1) * C - 3
-            prof = canvas[y0:y1, x0 - reach : x0 + reach + 1].mean(axis=0)
-            i = int(np.argmax(prof))
-            peak, base = float(prof[i]), float(np.median(prof))
-            if 0 < i < len(prof) - 1 and peak - base > 0.02:
-                den = prof[i - 1] - 2 * peak + prof[i + 1]
-                off = i - reach + (0.5 * float(prof[i - 1] - prof[i + 1]) / float(den) if den < 0 else 0.0)
-                ys.append((y0 + y1) / 2)
-                xs.append(x0 + off)
-                ws.append(peak - base)
-        if len(ys) < 4:
-            out.append((float(x0), 0.0, 0.0))
-            continue
-        y, x, w = np.array(ys), np.array(xs), np.array(ws)
-        keep = np.ones(len(y), bool)
+        y, x, w = ys[ok[:, k]], xs[ok[:, k], k], (peak - base)[ok[:, k], k]
         a = b = 0.0
+        keep = np.ones(len(y), bool)
         for _ in range(3):
             if keep.sum() < 4:
                 break
             b, a = np.polyfit(y[keep], x[keep], 1, w=np.sqrt(w[keep]))
             keep = np.abs(a + b * y - x) < 1.5
-        out.append((float(a), float(b), float(w[keep].sum()) if keep.sum() >= 4 else 0.0))
+        seen = float(w[keep].sum()) if keep.sum() >= 4 else 0.0
+        out.append((float(a), float(b), seen) if seen else (float(centres[k]), 0.0, 0.0))
     return out
 
 
@@ -165,7 +165,9 @@ def refine(strength: NDArray[np.float32], quad: Quad, rounds: int = 2) -> Quad:
             return quad
         pts = np.array(dst, np.float64).reshape(-1, 1, 2)
         img_pts = cv2.perspectiveTransform(pts, np.linalg.inv(warp)).reshape(-1, 2)
-        fit, _ = cv2.findHomography(np.array(src, np.float32), img_pts.astype(np.float32), cv2.RANSAC, 2.0)
+        fit, _ = cv2.findHomography(
+            np.array(src, np.float32), img_pts.astype(np.float32), cv2.RANSAC, 2.0, maxIters=300
+        )
         if fit is None:
             return quad
         quad = cv2.perspectiveTransform(unit.reshape(-1, 1, 2), fit).reshape(4, 2).astype(np.float32)
@@ -187,7 +189,7 @@ def find_grids(rgb: NDArray[np.uint8]) -> list[Quad]:
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
     full_strength: NDArray[np.float32] | None = None
     scored: list[tuple[float, Quad]] = []
-    for _, quad in found[:8]:
+    for _, quad in found[: 2 * KEEP]:
         q = _order(quad / k)
         if any(np.abs(q - other).max() < 0.5 * np.linalg.norm(q[0] - q[1]) / SIZE for _, other in scored):
             continue
@@ -209,7 +211,8 @@ def _sane(quad: Quad, shape: tuple[int, ...]) -> bool:
         return False
     h, w = shape[:2]
     sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    inside = (quad[:, 0] > -0.05 * w) & (quad[:, 0] < 1.05 * w) & (quad[:, 1] > -0.05 * h) & (quad[:, 1] < 1.05 * h)
+    x, y = quad[:, 0], quad[:, 1]
+    inside = (x > -0.05 * w) & (x < 1.05 * w) & (y > -0.05 * h) & (y < 1.05 * h)
     return bool(inside.all() and sides.min() > 5 * SIZE and sides.max() < 4 * sides.min())
 
 

@@ -69,28 +69,33 @@ def _apply(h: NDArray[np.float64], x: NDArray[np.float64], y: NDArray[np.float64
 
 
 def combs(profile: NDArray[np.float64], min_spacing: float, keep: int = 4) -> list[Comb]:
-    """The best twelve-tooth combs along ``profile``, best first."""
+    """The best twelve-tooth combs along ``profile``, best first.
+
+    A tooth counts the ink it finds up to a cap (the strength of a typical
+    line), so one very strong line, a frame's edge or the table's, cannot
+    make up for missing ones; the gaps halfway between the teeth count
+    against the comb, so half and double the spacing lose."""
     n = len(profile)
     padded = np.pad(profile, 2, mode="edge")
     top = np.maximum.reduce([padded[i : i + n] for i in range(5)])  # a tooth may miss by 2 px
-    scale = max(float(np.median(top[top > 0])) if np.any(top > 0) else 0.0, 1e-9)
+    peaks = top[top > 0]
+    cap = float(np.percentile(peaks, 90)) if len(peaks) else 0.0
+    if cap <= 0:
+        return []
+    capped = np.minimum(top, cap) / cap
+    level = profile / cap
     out: list[Comb] = []
     s = max(min_spacing, MIN_SPACING)
     k = np.arange(TEETH)[None, :]
     mids = np.arange(SIZE)[None, :] + 0.5
     while s * SIZE < n - 2:
         offsets = np.arange(0, int(n - 1 - SIZE * s))[:, None]
-        teeth = top[np.rint(offsets + k * s).astype(int)]
-        gaps = profile[np.rint(offsets + mids * s).astype(int)]
-        low = np.partition(teeth, 2, axis=1)[:, 2]  # the third weakest tooth
-        gap = np.partition(gaps, SIZE // 2, axis=1)[:, SIZE // 2]
-        score = (low - gap) / (scale + gap)
-        best = int(np.argmax(score))
-        out.append(Comb(float(offsets[best, 0]), s, float(score[best])))
-        for i in np.argpartition(-score, min(3, len(score) - 1))[:3]:
-            if int(i) != best:
-                out.append(Comb(float(offsets[i, 0]), s, float(score[i])))
-        s *= 1.006
+        teeth = capped[np.rint(offsets + k * s).astype(int)].mean(axis=1)
+        gaps = np.minimum(level[np.rint(offsets + mids * s).astype(int)], 1.0).mean(axis=1)
+        score = teeth - 2.0 * gaps
+        for i in np.argpartition(-score, min(2, len(score) - 1))[:2]:
+            out.append(Comb(float(offsets[i, 0]), s, float(score[i])))
+        s *= 1.012
     out.sort(key=lambda c: -c.score)
     chosen: list[Comb] = []
     for c in out:
@@ -214,8 +219,8 @@ def lattices(
     ua, ub, va, vb = ua - lo_u, ub - lo_u, va - lo_v, vb - lo_v
     nu, nv = int(hi_u - lo_u) + 2, int(hi_v - lo_v) + 2
     found: list[tuple[float, NDArray[np.float64]]] = []
-    cols = combs(_profile(ua, sa, nu), min_grid / SIZE, keep=5)
-    rows = combs(_profile(vb, sb, nv), min_grid / SIZE, keep=5)
+    cols = combs(_profile(ua, sa, nu), min_grid / SIZE, keep=4)
+    rows = combs(_profile(vb, sb, nv), min_grid / SIZE, keep=4)
     fa, fb = (ua, va, sa), (ub, vb, sb)
     pairs = sorted(((_support(fa, fb, cu, cv), cu, cv) for cu in cols for cv in rows), key=lambda t: -t[0])
     back = np.linalg.inv(h)

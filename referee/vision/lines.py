@@ -88,7 +88,12 @@ def _vanishing(lines: NDArray[np.float64], weight: NDArray[np.float64]) -> tuple
     vps = vps[np.linalg.norm(vps, axis=1) > 1e-12]
     if len(vps) == 0:
         return np.array([-lines[0, 1], lines[0, 0], 0.0]), 0.0
-    support = np.array([(weight * (_miss(lines, vp) < AGREE)).sum() for vp in vps])
+    a, b, c = lines[:, 0], lines[:, 1], lines[:, 2]
+    px, py = -c * a, -c * b  # each line's point nearest the centre
+    dx = vps[:, 0:1] - px[None, :] * vps[:, 2:3]
+    dy = vps[:, 1:2] - py[None, :] * vps[:, 2:3]
+    miss = np.arctan2(np.abs(a * dx + b * dy), np.abs(-b * dx + a * dy))
+    support = ((miss < AGREE) * weight[None, :]).sum(axis=1)
     best_vp, best_w = vps[int(np.argmax(support))], float(support.max())
     agree = _miss(lines, best_vp) < AGREE
     if agree.sum() >= 3:
@@ -144,16 +149,17 @@ def _modes(lines: NDArray[np.float64], weight: NDArray[np.float64]) -> list[NDAr
     """Up to two vanishing points for one direction: the one most lines agree
     on, and the best among the lines that do not (the table's boards or a
     cloth's weave can outvote the sheet's lines)."""
-    out = []
+    out: list[NDArray[np.float64]] = []
     rest = np.ones(len(lines), bool)
+    first = 0.0
     for _ in range(2):
         if rest.sum() < 4:
             break
         vp, w = _vanishing(lines[rest], weight[rest])
-        first = w if not out else first
         if out and w < 0.4 * first:
             break
         out.append(vp)
+        first = max(first, w)
         rest &= _miss(lines, vp) >= AGREE
     return out
 

@@ -1,11 +1,13 @@
 """The whole reader: photo bytes and a map side in, the map and its doubts out.
 
-Stages, each its own module: ``load`` (bytes to an upright picture), ``grid``
-(find the grid's outer square), ``orient`` (which way up), ``rectify``
-(straighten, square by square), ``cells`` (what is in each square) and
-``coins`` (the coin track). The reader then checks itself: the side's
-printed mountains and wastelands must be seen where the side prints them,
-or the photo, the side or the orientation is wrong.
+Stages, each its own module: ``load`` (bytes to an upright picture),
+``grid`` with ``lines`` and ``lattice`` (the grid as twelve evenly spaced
+lines each way), ``track`` (the coin track below the grid: which way up, and
+the coins), ``rectify`` (straighten, square by square) and ``cells`` (what is
+in each square). The reader then checks itself: the side's printed
+mountains (and wastelands) must be the squares likeliest to hold them, or
+the grid, its way up or the side is wrong. It tries the grid candidates and
+their ways up, likeliest first, until one passes that check.
 """
 
 from __future__ import annotations
@@ -168,8 +170,10 @@ def read_sheet(data: bytes, side: str) -> SheetReading:
         )
     grid, conf = _decide(probs, map_side)
     coins = None
+    upright = _to_photo(rect_obj.corners)
+    track = find_track(strip(gray, upright, 0))
     if track is not None and track.score >= TRACK_SEEN:
-        coins = read_coins(photo.rgb, _to_photo(rect_obj.corners), 0, track)
+        coins = read_coins(photo.rgb, upright, 0, track)
     corners = tuple(
         (round(float(x) * photo.scale, 1), round(float(y) * photo.scale, 1)) for x, y in rect_obj.corners
     )

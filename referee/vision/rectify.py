@@ -16,10 +16,21 @@ import numpy as np
 from numpy.typing import NDArray
 
 from referee.rules.geometry import SIZE
-from referee.vision.orient import MARGIN, canonical, canvas_side
 
 S = 32
 """Canvas pixels per grid square."""
+MARGIN = 1.5
+"""Squares of sheet kept all round the grid on the canvas: the paper the light is judged by."""
+
+
+def canonical(size_px: float) -> NDArray[np.float32]:
+    """Grid corners TL, TR, BR, BL in a canvas with ``MARGIN`` all round."""
+    a, b = MARGIN * size_px, (MARGIN + SIZE) * size_px
+    return np.array([[a, a], [b, a], [b, b], [a, b]], np.float32)
+
+
+def canvas_side(size_px: float) -> int:
+    return round((SIZE + 2 * MARGIN) * size_px)
 SEARCH = 6
 """How far, in canvas pixels, a grid line may sit from where the homography puts it."""
 

@@ -32,12 +32,16 @@ NEAR, FAR = 0.1, 3.2
 """Where the track may lie beyond the grid's edge, in squares."""
 WIDE = 1.5
 """How far the strip reaches past the grid's sides, in squares."""
-RADII = (0.2, 0.27, 0.35, 0.43)
+RADII = (0.22, 0.3, 0.4)
 """Coin radii looked for, in squares."""
-FILLED = 0.12
-"""Least difference in ink between the filled and the clean part of the track."""
-CLEAR = 0.5
-"""Least share of the ink difference that the best split must leave between its two parts."""
+GAP = 0.08
+"""Least gap in ink between the least inked filled coin and the most inked clean one."""
+APART = 0.15
+"""Least difference in mean ink between the filled and the clean coins."""
+INKED = 0.4
+"""Ink (share of the paper's light taken away) above which a track all alike is all filled."""
+CLEAN = 0.1
+"""Ink below which a track all alike is all clean."""
 
 
 @dataclass(frozen=True)
@@ -99,25 +103,48 @@ def find_track(picture: NDArray[np.float32]) -> Track | None:
     gy = cv2.Sobel(picture, cv2.CV_32F, 0, 1, ksize=3)
     grad = np.hypot(gx, gy) / (float(np.percentile(picture, 90)) + 1.0)
     best: Track | None = None
+    best_prof: NDArray[np.float32] | None = None
     w = picture.shape[1]
     k = np.arange(COINS)[None, :]
     for rr in RADII:
         r = rr * U
         resp = cv2.filter2D(grad, -1, _ring(r))
-        for y in np.argsort(-resp.max(axis=1))[:3]:
+        rowwise = np.sort(resp, axis=1)[:, -3 * COINS :].mean(axis=1)  # a row of many circles
+        for y in np.argsort(-rowwise)[:3]:
             prof = resp[y]
+            cap = float(np.percentile(prof, 95))  # a typical circle; a blot counts no more
             step = 2.0 * r + 1.0
             while step * (COINS - 1) < w - 2 * r:
                 offsets = np.arange(int(r), int(w - r - step * (COINS - 1)))[:, None]
-                teeth = prof[np.rint(offsets + k * step).astype(int)]
-                low = np.partition(teeth, 2, axis=1)[:, 2]
-                gaps = prof[np.rint(offsets + (k[:, :-1] + 0.5) * step).astype(int)]
-                score = low - np.maximum(np.median(gaps, axis=1), 0.0)
+                teeth = np.minimum(prof[np.rint(offsets + k * step).astype(int)], cap).mean(axis=1)
+                gaps = np.clip(prof[np.rint(offsets + (k[:, :-1] + 0.5) * step).astype(int)], 0, cap)
+                score = teeth - gaps.mean(axis=1)
                 i = int(np.argmax(score))
                 if best is None or score[i] > best.score:
                     best = Track(float(score[i]), float(offsets[i, 0]), step, float(y), r)
-                step *= 1.02
-    return best
+                    best_prof = prof
+                step *= 1.025
+    if best is None or best_prof is None:
+        return None
+    return _slide(best, best_prof)
+
+
+def _slide(track: Track, prof: NDArray[np.float32]) -> Track:
+    """Move the row by whole coins toward the end where there is a circle:
+    a row that allows a weak tooth or two can sit one coin off."""
+    def at(k: int) -> float:
+        x = round(track.x0 + k * track.step)
+        return float(prof[max(x - 1, 0) : x + 2].max()) if 0 <= x < len(prof) else -1.0
+
+    for _ in range(2):
+        first, last, before, after = at(0), at(COINS - 1), at(-1), at(COINS)
+        if after > first and after - first >= before - last:
+            track = Track(track.score, track.x0 + track.step, track.step, track.y, track.r)
+        elif before > last:
+            track = Track(track.score, track.x0 - track.step, track.step, track.y, track.r)
+        else:
+            break
+    return track
 
 
 def read_coins(rgb: NDArray[np.uint8], to_photo: NDArray[np.float64], side: int, track: Track) -> int | None:
@@ -129,33 +156,45 @@ def read_coins(rgb: NDArray[np.uint8], to_photo: NDArray[np.float64], side: int,
     m = cv2.getPerspectiveTransform(src.astype(np.float32), dst)
     colour = cv2.warpPerspective(rgb, m, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
     img = colour.astype(np.float32) / 255.0
-    paper = np.percentile(img.reshape(-1, 3), 90, axis=0) + 1e-3
-    taken = np.clip(1.0 - img / paper, 0.0, 1.0)
     ink = []
     yy, xx = np.mgrid[0:h, 0:w]
     for c in range(COINS):
         cx = track.x0 + c * track.step
-        inside = np.hypot(xx - cx, yy - track.y) < 0.6 * track.r
-        if inside.sum() < 3:
+        d = np.hypot(xx - cx, yy - track.y)
+        inside = d < 0.6 * track.r
+        around = (d > 1.3 * track.r) & (d < 1.3 * track.r + 3)
+        if inside.sum() < 3 or around.sum() < 8:
             return None
-        px = taken[inside]
-        ink.append(float(np.percentile(px.max(axis=1), 75)))
+        # the paper right around this coin: the brighter part of the ring, so
+        # the printed outlines nearby do not count, and a shadow does
+        paper = np.percentile(img[around], 75, axis=0) + 1e-3
+        taken = np.clip(1.0 - img[inside] / paper, 0.0, 1.0).max(axis=1)
+        ink.append(float(np.percentile(taken, 75)))
     return split(np.array(ink))
 
 
 def split(ink: NDArray[np.float64]) -> int | None:
-    """Where the coins split into an inked left part and a clean right part
-    (the split that leaves each part most alike), or None when the two parts
-    overlap: a smudge, a shadow or a coin shaded by half."""
+    """How many coins from the left are inked, or None when the track does
+    not say clearly (a smudge, a shadow, a coin shaded by half, a gap).
+
+    Printings draw their empty coins differently (a plain ring, a ring with
+    a pattern inside), so the coins are compared with each other: the inked
+    ones must stand apart from the clean ones by a clear gap. A track all
+    alike is all clean only when it is as light as the paper, and all
+    inked only when it is far darker."""
     n = len(ink)
-    lo, hi = float(ink.min()), float(ink.max())
-    if hi - lo < FILLED:
-        # all alike: all clean when as light as the paper's own grain, else all filled
-        return 0 if hi < 2 * FILLED else n
-    def spread(part: NDArray[np.float64]) -> float:
-        return float(((part - part.mean()) ** 2).sum()) if len(part) else 0.0
-    count = min(range(1, n), key=lambda k: spread(ink[:k]) + spread(ink[k:]))
-    left, right = ink[:count], ink[count:]
-    if float(left.min() - right.max()) < CLEAR * (hi - lo) * 0.5 or left.mean() < right.mean():
-        return None
-    return count
+    best, count = -1.0, 0
+    for k in range(1, n):
+        gap = float(ink[:k].min() - ink[k:].max())
+        if gap > best:
+            best, count = gap, k
+    clean = ink[count:]
+    if (best >= GAP and float(ink[:count].mean() - clean.mean()) >= APART
+            and float(clean.max() - clean.min()) <= best):
+        return count  # the clean coins are alike, and the inked ones stand apart
+    if float(ink.max() - ink.min()) < APART:
+        if ink.max() <= CLEAN:
+            return 0
+        if ink.min() >= INKED:
+            return n
+    return None
