@@ -16,7 +16,7 @@ from sqlalchemy import select
 
 from referee.rules import deck
 from referee.store import GameTable
-from referee.store.db import get_session
+from referee.web.database import get_session
 from tests.web.conftest import create_table
 
 AMBUSHES = ["Bugbear Assault", "Kobold Onslaught", "Zombie Plague", "Giant Troll Ravage"]
