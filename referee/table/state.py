@@ -127,3 +127,9 @@ class Table:
         sd = self.deal.seasons[s]
         turns = sd.turns if s < self.current else sd.turns[: self.position.turn_index]
         return [r.name for t in turns for r in t.reveals if r.kind == "ambush"]
+
+    def latest_ambush(self, s: int) -> str | None:
+        """The ambush card revealed last in season ``s`` so far, the one a
+        monster drawn now most likely belongs to; None before any this season."""
+        revealed = self.ambushes_revealed(s)
+        return revealed[-1] if revealed else None

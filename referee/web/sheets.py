@@ -177,6 +177,7 @@ def editor_page(code: str, number: int, season: str, **extra: Any) -> str:
         gorgon=_spaces(editing.gorgon),
         edicts=[(letter, t.deal.edicts[letter]) for letter in t.season_card(s).edicts],
         ambushes_now=t.ambushes_revealed(s),
+        ambush_default=t.latest_ambush(s),
         **extra,
     )
 
