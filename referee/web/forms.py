@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import abort, request
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, RadioField, SelectField, SelectMultipleField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
@@ -33,6 +34,25 @@ EDICT_MODES = {
     "chosen": "Chosen by hand",
 }
 MAP_GAME = {"A": "base", "B": "base", "C": "heroes", "D": "heroes"}
+
+
+NOT_AN_OBJECT = (
+    "The referee reads a form here, or a JSON object of its fields; "
+    "it cannot read a JSON list, text or number."
+)
+
+
+class Form(FlaskForm):
+    """A form that answers 400 with a sentence, never 500, when a client posts
+    JSON that is not an object (Flask-WTF would fail to read a list or a
+    string as the form's fields)."""
+
+    class Meta:
+        def wrap_formdata(self, form: Any, formdata: Any) -> Any:
+            if request.is_json and not request.form and not request.files:
+                if not isinstance(request.get_json(silent=True), dict):
+                    abort(400, NOT_AN_OBJECT)
+            return super().wrap_formdata(form, formdata)  # type: ignore[misc]
 
 
 class CheckboxesField(SelectMultipleField):
@@ -67,7 +87,7 @@ def player_names(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
-class SetupForm(FlaskForm):
+class SetupForm(Form):
     """Everything the host decides before the first card."""
 
     edition = RadioField("Game", choices=_choices(EDITIONS), default="base")

@@ -207,8 +207,8 @@ def solo_help(code: str, number: int, season: str) -> ResponseReturnValue:
     if not t.solo:
         abort(400, "The ambush helper is for solo games; at a table your neighbour draws the monster.")
     payload = request.get_json(silent=True)
-    if payload is None:
-        abort(400, "The page sent nothing the referee could read; reload it and try again.")
+    if not isinstance(payload, dict):
+        abort(400, "The page sent no map and ambush card the referee could read; reload it and try again.")
     return jsonify(ambushes.solo_help(t, payload.get("map"), payload.get("ambush")))
 
 
