@@ -14,7 +14,7 @@ from datetime import timedelta
 
 from sqlalchemy.orm import Session
 
-from referee.rules import data, deck
+from referee.rules import data, deck, heroes
 from referee.rules.cards import ScoringCard, card_named
 from referee.store import tables as stored
 from referee.store.models import GameTable, Seat, utcnow
@@ -65,6 +65,13 @@ class Table:
     def heroes(self) -> bool:
         """Whether hero cards are in the explore deck (a Heroes or combined game)."""
         return bool(self.setup.heroes)
+
+    @property
+    def destroys(self) -> bool:
+        """Whether spaces can be destroyed in this game: heroes destroy the
+        monsters they attack, the Gorgon and the Giant Troll destroy spaces.
+        A base game has no destroyed spaces."""
+        return self.heroes or bool({heroes.GORGON_GAZE, heroes.GIANT_TROLL_RAVAGE} & set(self.setup.ambushes))
 
     @property
     def solo(self) -> bool:

@@ -16,6 +16,7 @@ from typing import Any
 from flask import Flask
 from flask_wtf import CSRFProtect
 
+from referee.rules.words import plural
 from referee.web import database
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -62,6 +63,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if test_config is not None:
         app.config.update(test_config)
 
+    app.add_template_filter(plural)  # {{ n|plural("square") }}: "1 square", "2 squares"
     csrf.init_app(app)
     database.init_app(app)
 

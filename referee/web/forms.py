@@ -67,7 +67,7 @@ def _choices(options: dict[str, str]) -> list[SelectChoice]:
 
 
 def _map_choices() -> list[SelectChoice]:
-    return [SelectChoice(letter, f"{letter}: {side.name}") for letter, side in data.map_sides().items()]
+    return [SelectChoice(letter, f"{letter}: {side.title}") for letter, side in data.map_sides().items()]
 
 
 def _ambush_choices() -> list[SelectChoice]:
