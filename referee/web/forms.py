@@ -28,6 +28,10 @@ EDITIONS = {
     "combined": "Both games combined",
 }
 GAMES = {"base": "Cartographers", "heroes": "Heroes"}
+AMBUSH_MODES = {
+    "random": "At random from the seed: four of the eight",
+    "chosen": "Chosen by hand",
+}
 EDICT_MODES = {
     "random": "At random from the seed",
     "first_game": "The rulebook's first-game set (Heroes)",
@@ -99,7 +103,8 @@ class SetupForm(Form):
     season_set = RadioField("Season cards", choices=_choices(GAMES), default="base")
     explore_set = RadioField("Explore cards", choices=_choices(GAMES), default="base")
     heroes = BooleanField("Hero cards in the explore deck", default=True)
-    ambushes = CheckboxesField("Ambush cards (choose four)", choices=_ambush_choices)
+    ambush_mode = RadioField("Ambush cards", choices=_choices(AMBUSH_MODES), default="random")
+    ambushes = CheckboxesField("Ambush cards by hand: choose four", choices=_ambush_choices)
     edicts = RadioField("Scoring cards", choices=_choices(EDICT_MODES), default="random")
     edict_a = SelectField("Edict A", choices=_scoring_choices, validate_choice=False)
     edict_b = SelectField("Edict B", choices=_scoring_choices, validate_choice=False)
@@ -155,7 +160,11 @@ class SetupForm(Form):
             )
 
     def validate_ambushes(self, field: CheckboxesField) -> None:
-        if self.edition.data == "combined" and len(field.data or []) != 4:
+        if (
+            self.edition.data == "combined"
+            and self.ambush_mode.data == "chosen"
+            and len(field.data or []) != 4
+        ):
             raise ValidationError(f"Choose exactly four ambush cards, not {len(field.data or [])}.")
 
     def validate(self, extra_validators: Any = None) -> bool:
@@ -163,13 +172,19 @@ class SetupForm(Form):
             return False
         combined = self.edition.data == "combined"
         chosen = tuple(getattr(self, f"edict_{x.lower()}").data for x in deck.EDICT_LETTERS)
+        ambushes: tuple[str, ...] = ()
+        if combined:
+            by_hand = self.ambush_mode.data == "chosen"
+            ambushes = (
+                tuple(self.ambushes.data or ()) if by_hand else deck.ambushes_at_random(self.seed.data or "")
+            )
         setup = deck.Setup(
             edition=self.edition.data or "",
             seed=self.seed.data or "",
             season_set=self.season_set.data if combined else "",
             explore_set=self.explore_set.data if combined else "",
             heroes=bool(self.heroes.data) if combined else None,
-            ambushes=tuple(self.ambushes.data or ()) if combined else (),
+            ambushes=ambushes,
             edicts=self.edicts.data or "",
             chosen=(chosen[0], chosen[1], chosen[2], chosen[3]) if self.edicts.data == "chosen" else None,
             solo=len(self.names) == 1,
