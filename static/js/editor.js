@@ -140,7 +140,11 @@
     const status = document.getElementById("status");
     if (status) status.textContent = dirty ? "Not saved yet." : "Saved.";
     const save = document.getElementById("save");
-    if (save) save.classList.toggle("attention", dirty);
+    if (save) {
+      save.classList.toggle("attention", dirty);
+      save.classList.toggle("clean", !dirty);
+      save.textContent = dirty ? "Save" : "Saved ✓";
+    }
   }
 
   function say(text, kind) {
