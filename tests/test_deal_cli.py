@@ -75,9 +75,11 @@ def test_combined_listing_names_the_chosen_sets(capsys: pytest.CaptureFixture[st
     ("args", "message"),
     [
         (
-            ["--edition", "combined"],
-            "a combined game needs four --ambush NAME options, not 0: choose any four",
+            ["--edition", "combined", "--ambushes", "chosen"],
+            "a combined game with chosen ambushes needs four --ambush NAME options, not 0: choose any four",
         ),
+        (["--edition", "combined", "--ambushes", "random", *MIXED[:2]], "but --ambushes is random"),
+        (["--edition", "heroes", "--ambushes", "random"], "--ambushes is for --edition combined"),
         (["--edition", "combined", *MIXED[:2]], "not 1"),
         (["--edition", "combined", *MIXED, "--ambush", "Goblin Attack"], "not 5"),
         (
@@ -177,3 +179,13 @@ def test_usage_errors_exit_2_with_one_line(args: list[str], capsys: pytest.Captu
         main(["deal", *args])
     assert exit_.value.code == 2
     assert len(capsys.readouterr().err.splitlines()) == 1
+
+
+def test_combined_ambushes_at_random_from_the_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    from referee.rules.deck import ambushes_at_random
+
+    assert main(["deal", "--seed", "s", "--edition", "combined"]) == 0
+    listing = capsys.readouterr().out.splitlines()
+    assert listing[1].endswith("ambushes: " + ", ".join(ambushes_at_random("s")))
+    assert main(["deal", "--seed", "s", "--edition", "combined", "--ambushes", "random"]) == 0
+    assert capsys.readouterr().out.splitlines() == listing

@@ -552,3 +552,25 @@ def test_each_card_is_at_each_place_in_the_deck_about_equally_often(
     places = Counter((i, KIND.get(n, n)) for g in games for i, n in enumerate(g.seasons[0].deck))
     assert len(places) == cards * cards
     assert chi_square(places, len(games) / cards) < critical((cards - 1) ** 2)
+
+
+def test_a_combined_games_ambushes_at_random_from_the_seed() -> None:
+    """Four different cards of the eight, in printed order, the same for the
+    same seed (pinned here: a change would deal other games), and every card
+    drawn for some seed."""
+    printed = [a.name for a in data.ambush_cards()]
+    assert deck.ambushes_at_random("hall of a hundred \u2603") == (
+        "Goblin Attack",
+        "Bugbear Assault",
+        "Gnoll Raid",
+        "Dragon Inferno",
+    )
+    assert deck.ambushes_at_random("  b ") == deck.ambushes_at_random("b")
+    seen: set[str] = set()
+    for n in range(200):
+        four = deck.ambushes_at_random(f"seed {n}")
+        assert len(set(four)) == 4 and list(four) == [p for p in printed if p in four]
+        seen.update(four)
+    assert seen == set(printed)
+    with pytest.raises(deck.SetupError):
+        deck.ambushes_at_random("")

@@ -37,6 +37,9 @@ def declared(requirements: Iterable[str]) -> set[str]:
 
 
 RUNTIME = declared(PYPROJECT["project"]["dependencies"])
+#: Runtime dependencies the code runs as a program instead of importing:
+#: gunicorn serves the app in the README's recipe for a real server.
+PROGRAMS = {"gunicorn"}
 TEST = declared(PYPROJECT["project"]["optional-dependencies"]["test"])
 
 
@@ -88,7 +91,13 @@ def test_every_runtime_dependency_is_imported() -> None:
     imported = {
         normalise(d) for module in third_party_imports(ROOT / "referee") for d in providers.get(module, [])
     }
-    assert RUNTIME - imported == set()
+    assert RUNTIME - imported - PROGRAMS == set()
+
+
+@pytest.mark.parametrize("program", sorted(PROGRAMS))
+def test_each_program_is_declared_and_its_recipe_is_in_the_readme(program: str) -> None:
+    assert program in RUNTIME
+    assert re.search(rf"^\S+=\S+ {program} ", (ROOT / "README.md").read_text(encoding="utf-8"), re.M)
 
 
 def test_the_checker_sees_an_undeclared_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,8 +4,9 @@ the app's dealer by hand or play from a printed list.
 It accepts every setup the web's setup form accepts and builds the same
 ``Setup`` from it (``referee.web.forms.SetupForm.validate``): the edition's own
 cards for the base game and Heroes; for the two combined, the season and
-explore cards, the hero cards and any four ambush cards. The same seed and
-setup deal the same bytes here and on the web. The dealer is imported only
+explore cards, the hero cards and four ambush cards, drawn at random from the
+seed (as the web's form does by default) or named. The same seed and setup
+deal the same bytes here and on the web. The dealer is imported only
 when this command runs.
 """
 
@@ -28,6 +29,7 @@ EXAMPLE = "referee deal --seed amber-fox-417 --edition base"
 EDITIONS = ("base", "heroes", "combined")
 GAMES = ("base", "heroes")
 EDICT_MODES = ("random", "first_game", "chosen")
+AMBUSH_MODES = ("random", "chosen")
 
 COMBINED_DEFAULTS = {"season_set": "base", "explore_set": "base", "heroes": True}
 """What the web's setup form offers a combined game before the host changes it."""
@@ -46,7 +48,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="hero cards in the explore deck (yes)",
     )
     combined.add_argument(
-        "--ambush", action="append", default=[], metavar="NAME", help="an ambush card (exactly four)"
+        "--ambushes",
+        type=str.lower,
+        choices=AMBUSH_MODES,
+        help="four ambush cards at random from the seed (the default), or chosen with --ambush",
+    )
+    combined.add_argument(
+        "--ambush",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="an ambush card, four times (implies --ambushes chosen)",
     )
     edicts = parser.add_argument_group("scoring cards")
     edicts.add_argument(
@@ -69,20 +81,28 @@ def fail(message: str) -> int:
     return 2
 
 
+def ambush_mode(args: argparse.Namespace) -> str:
+    """'chosen' when --ambush names cards (or --ambushes says so), else 'random'."""
+    return args.ambushes or ("chosen" if args.ambush else "random")
+
+
 def setup_of(args: argparse.Namespace) -> Setup:
     """The ``Setup`` the web's form builds from the same choices (unchecked)."""
-    from referee.rules.deck import Setup
+    from referee.rules.deck import Setup, ambushes_at_random
 
     combined = args.edition == "combined"
     defaults = COMBINED_DEFAULTS if combined else {"season_set": "", "explore_set": "", "heroes": None}
     edicts = args.edicts or ("chosen" if args.chosen else "random")
+    ambushes = tuple(args.ambush)
+    if combined and ambush_mode(args) == "random":
+        ambushes = ambushes_at_random(args.seed)
     return Setup(
         edition=args.edition,
         seed=args.seed,
         season_set=args.season_cards or defaults["season_set"],
         explore_set=args.explore_cards or defaults["explore_set"],
         heroes=defaults["heroes"] if args.heroes is None else args.heroes,
-        ambushes=tuple(args.ambush),
+        ambushes=ambushes,
         edicts=edicts,
         chosen=tuple(args.chosen) if edicts == "chosen" and args.chosen else None,
     )
@@ -93,10 +113,14 @@ def run(args: argparse.Namespace) -> int:
     from referee.rules.deck import deal
     from referee.rules.errors import RefereeError
 
-    if args.edition == "combined" and len(args.ambush) != 4:
+    if args.ambushes and args.edition != "combined":
+        return fail("--ambushes is for --edition combined; the other games use their own four ambush cards")
+    if args.ambushes == "random" and args.ambush:
+        return fail("--ambush names the ambush cards, but --ambushes is random")
+    if args.edition == "combined" and ambush_mode(args) == "chosen" and len(args.ambush) != 4:
         names = ", ".join(a.name for a in data.ambush_cards())
         return fail(
-            f"a combined game needs four --ambush NAME options, not {len(args.ambush)}: "
+            f"a combined game with chosen ambushes needs four --ambush NAME options, not {len(args.ambush)}: "
             f"choose any four of {names}"
         )
     if args.chosen and args.edicts not in (None, "chosen"):

@@ -8,6 +8,7 @@ A correction to a card is a one-line change in its JSON file.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -51,6 +52,12 @@ class MapSide:
     coin_track: int
     """How many coin symbols the track prints."""
     confidence: dict[str, str]
+
+    @property
+    def title(self) -> str:
+        """The side's name without its letter, for a sentence that gives the
+        letter already: 'Wilderness', 'Heroes (no wasteland)'."""
+        return re.sub(r"\s*\(side [A-D]\)|\bside [A-D]\s*", "", self.name).strip()
 
     def printed(self, row: int, col: int) -> str:
         """The code printed on a space: mountain, wasteland or empty."""

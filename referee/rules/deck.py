@@ -326,6 +326,20 @@ class Setup:
             raise SetupError(f"This stored setup is incomplete or damaged ({e}).") from None
 
 
+AMBUSH_MODES = ("random", "chosen")
+"""How a combined game's four ambush cards are chosen: from the seed, or by hand."""
+
+
+def ambushes_at_random(seed: str) -> tuple[str, ...]:
+    """Four of the two games' eight ambush cards, drawn at random from the
+    seed for a combined game, in printed order. The same seed draws the same
+    four everywhere (its own PCG32 stream, apart from the deal's), and the
+    setup then names them, so the deal itself is unchanged."""
+    rng = Pcg32.from_text(f"referee-ambushes-v1:{check_seed(seed)}")
+    drawn = set(rng.shuffle([a.name for a in data.ambush_cards()])[:4])
+    return tuple(a.name for a in data.ambush_cards() if a.name in drawn)
+
+
 def check_seed(seed: object) -> str:
     """The seed if it can be dealt, else SetupError saying why."""
     if not isinstance(seed, str) or not seed.strip():

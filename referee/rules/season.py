@@ -7,7 +7,7 @@ to a monster space on their map." (Heroes rulebook, End of the Season)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from referee.rules.cards import CardScore, ScoringCard
@@ -47,12 +47,17 @@ def surrounded_mountains(sheet: MapSheet) -> list[Cell]:
     ]
 
 
-def coin_warning(sheet: MapSheet, coins: int) -> str | None:
+def coin_warning(sheet: MapSheet, coins: int, known: Iterable[Cell] = ()) -> str | None:
     """A sentence when the coin track shows fewer coins than the map's
-    surrounded mountains alone would have filled, else None."""
+    surrounded mountains alone would have filled, else None.
+
+    ``known`` are the mountains already surrounded when the season began: the
+    player was warned about them then, so they alone bring no new warning
+    (the sentence is said in the season a mountain is closed in, not every
+    season after)."""
     mountains = surrounded_mountains(sheet)
     expected = min(len(mountains), sheet.side.coin_track)
-    if coins >= expected:
+    if coins >= expected or set(mountains) <= set(known):
         return None
     places = "; ".join(where(r, c) for r, c in mountains)
     return (
@@ -96,9 +101,11 @@ def score_season(
     season: SeasonCard,
     edicts: Mapping[str, ScoringCard],
     coins: int,
+    known_mountains: Iterable[Cell] = (),
 ) -> SeasonScore:
     """Score a map at the end of ``season``: its two edicts, one star per
-    filled coin symbol, minus one per empty space beside a monster."""
+    filled coin symbol, minus one per empty space beside a monster.
+    ``known_mountains`` were surrounded before the season (``coin_warning``)."""
     coins = check_coins(sheet, coins)
     scored = []
     for letter in season.edicts:
@@ -107,7 +114,7 @@ def score_season(
         card = edicts[letter]
         scored.append((letter, card.name, card.score(sheet)))
     monsters, penalised = monster_penalty(sheet)
-    warning = coin_warning(sheet, coins)
+    warning = coin_warning(sheet, coins, known_mountains)
     return SeasonScore(
         season=season.name,
         edicts=tuple(scored),

@@ -12,9 +12,11 @@ other's locks.
 from __future__ import annotations
 
 import sqlite3
+import time
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 import referee.store.sheets  # noqa: F401  (registers the sheet models on Base)
@@ -56,10 +58,27 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
+#: How many times a start looks again when another process created the schema meanwhile.
+SCHEMA_ATTEMPTS = 5
+
+
 def create_schema(engine: Engine) -> None:
     """Create the tables that are missing (tables, seats, sheets, scores);
-    existing tables and their rows are left as they are."""
-    Base.metadata.create_all(engine)
+    existing tables and their rows are left as they are.
+
+    Several server workers starting at once on a new database may each find
+    a table missing and create it; all but one are then told it already
+    exists. That is no error: look again, and find the tables there."""
+    for attempt in range(1, SCHEMA_ATTEMPTS + 1):
+        try:
+            Base.metadata.create_all(engine)
+            return
+        except DBAPIError as error:
+            message = str(error.orig).lower()
+            created_meanwhile = "already exists" in message or "duplicate key" in message
+            if not created_meanwhile or attempt == SCHEMA_ATTEMPTS:
+                raise
+            time.sleep(0.05 * attempt)
 
 
 def session_factory(url: str) -> sessionmaker[Session]:

@@ -50,7 +50,12 @@ def check_monsters(table: Table, themap: MapSheet, raw: Any) -> list[dict[str, A
         name = item["ambush"]
         if name not in allowed:
             raise Refused(BAD_INPUT, f"{name} is not one of this table's ambush cards.")
-        spaces = {space(v) for v in item.get("spaces") or []}
+        raw_spaces = item.get("spaces", [])
+        if not isinstance(raw_spaces, list):
+            raise Refused(
+                BAD_INPUT, f"The page sent the {name}'s spaces in a form the referee does not know."
+            )
+        spaces = {space(v) for v in raw_spaces}
         for at in spaces:
             code = themap.at(*at)
             if code not in (terrain.MONSTER, terrain.DESTROYED):
@@ -70,7 +75,8 @@ def check_heroes(themap: MapSheet, raw: Any, before: list[dict[str, Any]]) -> li
     known = {(h["hero"], tuple(h["at"])) for h in before}
     out = []
     for item in raw:
-        if not isinstance(item, dict) or item.get("hero") not in hero_cards():
+        hero = item.get("hero") if isinstance(item, dict) else None
+        if not isinstance(hero, str) or hero not in hero_cards():
             raise Refused(BAD_INPUT, "Choose which hero card each hero on the map is.")
         at = space(item.get("at"))
         try:

@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from referee.rules import heroes
+from referee.rules import heroes, season
 from referee.rules.geometry import Cell
 from referee.rules.sheet import MapSheet
 from referee.store.models import Seat
@@ -46,6 +46,15 @@ def scores_by_seat(session: Session, table: Table) -> dict[int, dict[int, Season
     for row in rows:
         out[row.seat_id][row.season] = row
     return out
+
+
+def known_mountains(session: Session, table: Table, seat: Seat, s: int) -> list[Cell]:
+    """The mountains already surrounded when season ``s`` began (on the map the
+    season before was scored from); the coin warning was said about them then."""
+    record = find_score(session, seat, s - 1) if s > 0 else None
+    if record is None:
+        return []
+    return season.surrounded_mountains(MapSheet.parse(record.map_text, table.side))
 
 
 def map_of(table: Table, sheet: SeasonSheet) -> MapSheet:

@@ -20,7 +20,7 @@ from referee.store.sheets import SeasonScoreRecord, SeasonSheet
 from referee.table.ambushes import Waiting, waiting_effects
 from referee.table.deal import SEASON_NAMES, SEASONS
 from referee.table.errors import CONFLICT, Refused
-from referee.table.records import find_score, find_sheet, map_of, scores_by_seat
+from referee.table.records import find_score, find_sheet, known_mountains, map_of, scores_by_seat
 from referee.table.state import Table
 
 
@@ -44,7 +44,8 @@ def score(session: Session, table: Table, seat: Seat, s: int) -> SeasonScoreReco
             f"{seat.name}'s next season has begun from this map; {name}'s score can no longer change.",
         )
     themap = map_of(table, sheet)
-    result = season.score_season(themap, table.season_rule(s), table.edict_cards(), sheet.coins)
+    known = known_mountains(session, table, seat, s)
+    result = season.score_season(themap, table.season_rule(s), table.edict_cards(), sheet.coins, known)
     (a_letter, a_card, a_score), (b_letter, b_card, b_score) = result.edicts
     detail: dict[str, Any] = {
         "edicts": [

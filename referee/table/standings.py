@@ -36,8 +36,13 @@ EXPORT_FIELDS = (
     "monsters",
     "total",
     "map",
+    "final_total",
+    "place",
 )
-"""The columns of an exported row, in order."""
+"""The columns of an exported row, in order. ``final_total`` (the four
+seasons' sum) and ``place`` (1 for the winner, shared on a tie that stands)
+are the player's at the end of the game, on each of their rows, and empty
+until the game is settled."""
 
 
 @dataclass
@@ -73,10 +78,13 @@ def settle(session: Session, table: Table) -> Settled:
     return Settled(result, [], solo, scores)
 
 
-def _rows(table: Table, scores: dict[int, dict[int, SeasonScoreRecord]]) -> list[dict[str, Any]]:
+def _rows(table: Table, settled: Settled) -> list[dict[str, Any]]:
     """One row per seat and scored season, seats in order, seasons in order."""
+    scores = settled.scores
+    final = {st.player.name: st for st in settled.standings}
     rows = []
     for seat in table.seats:
+        end = final.get(seat.name)
         for s, r in sorted(scores[seat.id].items()):
             rows.append(
                 {
@@ -94,6 +102,8 @@ def _rows(table: Table, scores: dict[int, dict[int, SeasonScoreRecord]]) -> list
                     "monsters": r.monsters,
                     "total": r.total,
                     "map": r.map_text,
+                    "final_total": end.player.total if end else "",
+                    "place": end.place if end else "",
                 }
             )
     return rows
@@ -101,7 +111,7 @@ def _rows(table: Table, scores: dict[int, dict[int, SeasonScoreRecord]]) -> list
 
 def export_rows(session: Session, table: Table) -> list[dict[str, Any]]:
     """One row per seat and scored season (``EXPORT_FIELDS``), for the CSV download."""
-    return _rows(table, scores_by_seat(session, table))
+    return _rows(table, settle(session, table))
 
 
 def export_game(session: Session, table: Table) -> dict[str, Any]:
@@ -114,7 +124,7 @@ def export_game(session: Session, table: Table) -> dict[str, Any]:
         "map_side": table.side.letter,
         "edicts": table.deal.edicts,
         "seats": [{"seat": s.order + 1, "player": s.name} for s in table.seats],
-        "seasons": _rows(table, settled.scores),
+        "seasons": _rows(table, settled),
         "standings": [
             {"place": st.place, "player": st.player.name, "total": st.player.total, "reason": st.reason}
             for st in settled.standings

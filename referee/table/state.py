@@ -14,7 +14,7 @@ from datetime import timedelta
 
 from sqlalchemy.orm import Session
 
-from referee.rules import data, deck
+from referee.rules import data, deck, heroes
 from referee.rules.cards import ScoringCard, card_named
 from referee.store import tables as stored
 from referee.store.models import GameTable, Seat, utcnow
@@ -65,6 +65,13 @@ class Table:
     def heroes(self) -> bool:
         """Whether hero cards are in the explore deck (a Heroes or combined game)."""
         return bool(self.setup.heroes)
+
+    @property
+    def destroys(self) -> bool:
+        """Whether spaces can be destroyed in this game: heroes destroy the
+        monsters they attack, the Gorgon and the Giant Troll destroy spaces.
+        A base game has no destroyed spaces."""
+        return self.heroes or bool({heroes.GORGON_GAZE, heroes.GIANT_TROLL_RAVAGE} & set(self.setup.ambushes))
 
     @property
     def solo(self) -> bool:
@@ -127,3 +134,9 @@ class Table:
         sd = self.deal.seasons[s]
         turns = sd.turns if s < self.current else sd.turns[: self.position.turn_index]
         return [r.name for t in turns for r in t.reveals if r.kind == "ambush"]
+
+    def latest_ambush(self, s: int) -> str | None:
+        """The ambush card revealed last in season ``s`` so far, the one a
+        monster drawn now most likely belongs to; None before any this season."""
+        revealed = self.ambushes_revealed(s)
+        return revealed[-1] if revealed else None

@@ -16,6 +16,7 @@ from typing import Any
 from flask import Flask
 from flask_wtf import CSRFProtect
 
+from referee.rules.words import plural
 from referee.web import database
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -41,18 +42,51 @@ class Config:
         )
 
 
+class EmptySecretKey(RuntimeError):
+    """The instance folder's key file exists but holds no key."""
+
+
 def _instance_secret(folder: Path) -> str:
-    """A random key kept in the instance folder, so sessions survive restarts."""
+    """A random key kept in the instance folder, so sessions survive restarts.
+
+    Several server workers may start at once on a fresh folder and must all
+    end up with the same key: each writes a key to a file of its own and
+    hard-links it into place, which succeeds for one of them only and shows
+    the key whole or not at all; every one then reads the key that won. An
+    empty key file is refused, never used."""
     path = folder / "secret_key"
     if not path.exists():
-        path.write_text(secrets.token_hex(32), encoding="utf-8")
-        path.chmod(0o600)
-    return path.read_text(encoding="utf-8").strip()
+        tmp = folder / f".secret_key.{os.getpid()}.{secrets.token_hex(4)}"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(secrets.token_hex(32))
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass  # another worker's key won
+        except OSError:  # a file system without hard links: move it in unless one is there now
+            if not path.exists():
+                os.replace(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
+    key = path.read_text(encoding="utf-8").strip()
+    if not key:
+        raise EmptySecretKey(
+            f"The key file {path} is empty: delete it and a new key is made, or set SECRET_KEY."
+        )
+    return key
+
+
+def instance_path() -> str | None:
+    """``REFEREE_INSTANCE`` when set (as an absolute path), else Flask's default, ``instance/``."""
+    folder = os.environ.get("REFEREE_INSTANCE")
+    return os.path.abspath(folder) if folder else None
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(
         "referee",
+        instance_path=instance_path(),
         instance_relative_config=True,
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
@@ -62,6 +96,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if test_config is not None:
         app.config.update(test_config)
 
+    app.add_template_filter(plural)  # {{ n|plural("square") }}: "1 square", "2 squares"
     csrf.init_app(app)
     database.init_app(app)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import abort, request
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, RadioField, SelectField, SelectMultipleField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
@@ -27,12 +28,35 @@ EDITIONS = {
     "combined": "Both games combined",
 }
 GAMES = {"base": "Cartographers", "heroes": "Heroes"}
+AMBUSH_MODES = {
+    "random": "At random from the seed: four of the eight",
+    "chosen": "Chosen by hand",
+}
 EDICT_MODES = {
     "random": "At random from the seed",
     "first_game": "The rulebook's first-game set (Heroes)",
     "chosen": "Chosen by hand",
 }
 MAP_GAME = {"A": "base", "B": "base", "C": "heroes", "D": "heroes"}
+
+
+NOT_AN_OBJECT = (
+    "The referee reads a form here, or a JSON object of its fields; "
+    "it cannot read a JSON list, text or number."
+)
+
+
+class Form(FlaskForm):
+    """A form that answers 400 with a sentence, never 500, when a client posts
+    JSON that is not an object (Flask-WTF would fail to read a list or a
+    string as the form's fields)."""
+
+    class Meta:
+        def wrap_formdata(self, form: Any, formdata: Any) -> Any:
+            if request.is_json and not request.form and not request.files:
+                if not isinstance(request.get_json(silent=True), dict):
+                    abort(400, NOT_AN_OBJECT)
+            return super().wrap_formdata(form, formdata)  # type: ignore[misc]
 
 
 class CheckboxesField(SelectMultipleField):
@@ -47,7 +71,7 @@ def _choices(options: dict[str, str]) -> list[SelectChoice]:
 
 
 def _map_choices() -> list[SelectChoice]:
-    return [SelectChoice(letter, f"{letter}: {side.name}") for letter, side in data.map_sides().items()]
+    return [SelectChoice(letter, f"{letter}: {side.title}") for letter, side in data.map_sides().items()]
 
 
 def _ambush_choices() -> list[SelectChoice]:
@@ -67,7 +91,7 @@ def player_names(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
-class SetupForm(FlaskForm):
+class SetupForm(Form):
     """Everything the host decides before the first card."""
 
     edition = RadioField("Game", choices=_choices(EDITIONS), default="base")
@@ -79,7 +103,8 @@ class SetupForm(FlaskForm):
     season_set = RadioField("Season cards", choices=_choices(GAMES), default="base")
     explore_set = RadioField("Explore cards", choices=_choices(GAMES), default="base")
     heroes = BooleanField("Hero cards in the explore deck", default=True)
-    ambushes = CheckboxesField("Ambush cards (choose four)", choices=_ambush_choices)
+    ambush_mode = RadioField("Ambush cards", choices=_choices(AMBUSH_MODES), default="random")
+    ambushes = CheckboxesField("Ambush cards by hand: choose four", choices=_ambush_choices)
     edicts = RadioField("Scoring cards", choices=_choices(EDICT_MODES), default="random")
     edict_a = SelectField("Edict A", choices=_scoring_choices, validate_choice=False)
     edict_b = SelectField("Edict B", choices=_scoring_choices, validate_choice=False)
@@ -135,7 +160,11 @@ class SetupForm(FlaskForm):
             )
 
     def validate_ambushes(self, field: CheckboxesField) -> None:
-        if self.edition.data == "combined" and len(field.data or []) != 4:
+        if (
+            self.edition.data == "combined"
+            and self.ambush_mode.data == "chosen"
+            and len(field.data or []) != 4
+        ):
             raise ValidationError(f"Choose exactly four ambush cards, not {len(field.data or [])}.")
 
     def validate(self, extra_validators: Any = None) -> bool:
@@ -143,13 +172,19 @@ class SetupForm(FlaskForm):
             return False
         combined = self.edition.data == "combined"
         chosen = tuple(getattr(self, f"edict_{x.lower()}").data for x in deck.EDICT_LETTERS)
+        ambushes: tuple[str, ...] = ()
+        if combined:
+            by_hand = self.ambush_mode.data == "chosen"
+            ambushes = (
+                tuple(self.ambushes.data or ()) if by_hand else deck.ambushes_at_random(self.seed.data or "")
+            )
         setup = deck.Setup(
             edition=self.edition.data or "",
             seed=self.seed.data or "",
             season_set=self.season_set.data if combined else "",
             explore_set=self.explore_set.data if combined else "",
             heroes=bool(self.heroes.data) if combined else None,
-            ambushes=tuple(self.ambushes.data or ()) if combined else (),
+            ambushes=ambushes,
             edicts=self.edicts.data or "",
             chosen=(chosen[0], chosen[1], chosen[2], chosen[3]) if self.edicts.data == "chosen" else None,
             solo=len(self.names) == 1,

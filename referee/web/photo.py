@@ -25,7 +25,6 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
-from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from PIL import Image
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
@@ -34,7 +33,7 @@ from referee.rules import terrain
 from referee.rules.data import map_sides
 from referee.rules.errors import RefereeError
 from referee.rules.geometry import SIZE
-from referee.table import NoSuchTable, SeasonSheet, Table, TableExpired
+from referee.table import SeasonSheet, Table
 from referee.table.sheets import open_to_change
 from referee.vision.errors import NoGridError, TooLargeError, VisionError, WrongSheetError
 from referee.vision.printable import PAPERS, PrintableError, sheet_pdf
@@ -42,6 +41,7 @@ from referee.vision.reader import SheetReading, read_sheet
 from referee.web import sheets
 from referee.web.database import get_session
 from referee.web.errors import answer, wants_json
+from referee.web.forms import Form
 
 bp = Blueprint("photo", __name__)
 # A refused sheet (a season not begun, a seat that does not exist) answers as on the sheet pages.
@@ -54,7 +54,7 @@ PRINT_MAX_AGE = 7 * 86400
 PAPER_NAMES = {"a4": "A4", "letter": "Letter"}
 
 
-class PhotoForm(FlaskForm):
+class PhotoForm(Form):
     """The photo upload; Flask-WTF checks its CSRF token."""
 
     photo = FileField(
@@ -174,8 +174,9 @@ def too_large(error: RequestEntityTooLarge) -> ResponseReturnValue:
     view = request.view_args or {}
     try:
         return _refuse(view["code"], view["number"], view["season"], 413, limit_sentence("photo"))
-    except (HTTPException, NoSuchTable, TableExpired):
-        return answer(413, limit_sentence("photo"))  # no such table or seat: the plain page
+    except (HTTPException, RefereeError):
+        # No such table, seat or season, or a season not begun: no editor to show, the plain page.
+        return answer(413, limit_sentence("photo"))
 
 
 # --- paper: printable sheets and the legend ----------------------------------------------------------

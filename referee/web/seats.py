@@ -27,7 +27,13 @@ def seat_cookie(code: str) -> str:
 
 def is_host(table: GameTable) -> bool:
     """Whether this phone holds the table's host token."""
-    return table.is_host(request.cookies.get(host_cookie(table.code)))
+    return host_token(table) is not None
+
+
+def host_token(table: GameTable) -> str | None:
+    """The table's host token, when this phone holds it (to link back to the host page)."""
+    token = request.cookies.get(host_cookie(table.code))
+    return token if table.is_host(token) else None
 
 
 def my_seat(table: GameTable) -> Seat | None:

@@ -23,13 +23,14 @@ from referee.rules.geometry import SIZE, Cell, where
 from referee.table import SEASON_NAMES, SEASONS, SeasonSheet, Seat, Table, ambushes, hosting, scoring
 from referee.table import sheets as table_sheets
 from referee.table.deal import hero_patterns
-from referee.table.records import map_of, scores_by_seat
+from referee.table.records import known_mountains, map_of, scores_by_seat
 from referee.table.standings import EXPORT_FIELDS, export_game, export_rows, settle
 from referee.web.database import get_session
 from referee.web.dealer import load
 from referee.web.errors import answer, status_of
 from referee.web.seats import (
     host_cookie,
+    host_token,
     is_host,
     may_change,
     my_seat,
@@ -86,15 +87,31 @@ def seats(code: str) -> ResponseReturnValue:
         response = redirect(url_for("sheets.seats", code=t.table.code), code=303)
         set_cookie(response, host_cookie(t.table.code), token, t.table.code)
         return response
+    token = host_token(t.table)
     return render_template(
         "sheets/seats.html",
         t=t,
-        host=is_host(t.table),
+        host=token is not None,
         mine=my_seat(t.table),
         scores=scores_by_seat(get_session(), t),
         season_names=[SEASON_NAMES[s] for s in SEASONS],
-        current=SEASONS[t.current],
+        where_now=_where_now(t),
+        # The host's way back leads to the host page, with its Reveal button.
+        cards_url=url_for("dealer.host", code=t.table.code, token=token)
+        if token
+        else url_for("dealer.follow", code=t.table.code),
     )
+
+
+def _where_now(t: Table) -> str:
+    """Which season is on, or that it has ended and waits to be scored."""
+    name = SEASON_NAMES[SEASONS[t.current]]
+    if t.position.game_over:
+        return "Winter has ended: score every sheet, then see the standings."
+    if t.position.season_over:
+        following = SEASON_NAMES[SEASONS[t.current + 1]].lower()
+        return f"{name} has ended: score every sheet before {following} begins."
+    return f"{name} is on."
 
 
 @bp.post("/t/<code>/seats/<int:number>/claim")
@@ -126,6 +143,7 @@ def _editor_config(t: Table, seat: Seat, sheet: SeasonSheet, s: int) -> dict[str
     """What ``editor.js`` starts from: the map, the side's printed spaces, the tags and the addresses."""
     themap = map_of(t, sheet)
     side = t.side
+    known = known_mountains(get_session(), t, seat, s)
     return {
         "map": themap.text().replace("\n", ""),
         "printed": "".join(side.printed(r, c) for r in range(SIZE) for c in range(SIZE)),
@@ -144,7 +162,8 @@ def _editor_config(t: Table, seat: Seat, sheet: SeasonSheet, s: int) -> dict[str
         "soloUrl": url_for("sheets.solo_help", code=t.table.code, number=seat.order + 1, season=SEASONS[s])
         if t.solo
         else None,
-        "warning": season.coin_warning(themap, sheet.coins),
+        "warning": season.coin_warning(themap, sheet.coins, known),
+        "knownMountains": sorted(r * SIZE + c for r, c in known),
     }
 
 
@@ -172,11 +191,13 @@ def editor_page(code: str, number: int, season: str, **extra: Any) -> str:
         sheet=editing.sheet,
         config=config,
         can_change=may_change(t.table, seat),
+        mine=my_seat(t.table),
         scored=editing.scored,
         ended=t.ended(s),
         gorgon=_spaces(editing.gorgon),
         edicts=[(letter, t.deal.edicts[letter]) for letter in t.season_card(s).edicts],
         ambushes_now=t.ambushes_revealed(s),
+        ambush_default=t.latest_ambush(s),
         **extra,
     )
 
@@ -206,8 +227,8 @@ def solo_help(code: str, number: int, season: str) -> ResponseReturnValue:
     if not t.solo:
         abort(400, "The ambush helper is for solo games; at a table your neighbour draws the monster.")
     payload = request.get_json(silent=True)
-    if payload is None:
-        abort(400, "The page sent nothing the referee could read; reload it and try again.")
+    if not isinstance(payload, dict):
+        abort(400, "The page sent no map and ambush card the referee could read; reload it and try again.")
     return jsonify(ambushes.solo_help(t, payload.get("map"), payload.get("ambush")))
 
 

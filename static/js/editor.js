@@ -72,31 +72,40 @@
     return out;
   }
 
+  // "1 square", "2 squares": as referee.rules.words.plural says them.
+  function plural(n, word) {
+    return n + " " + (n === 1 ? word : word + "s");
+  }
+
   // --- drawing ----------------------------------------------------------------------------------
   const CLASS = { "^": "mtn", "#": "waste", ".": "empty" };
 
   // Each mountain closed in on all four sides earned a coin: warn, as the player
   // paints, when the coin track shows fewer (season.coin_warning says the same on save).
+  // Mountains closed in before this season were warned about then, and alone warn no more.
+  const knownMountains = new Set(cfg.knownMountains || []);
+
   function surroundedMountains() {
-    let n = 0;
+    const out = [];
     state.codes.forEach((code, i) => {
       if (code !== "^") return;
       const r = Math.floor(i / SIZE), c = i % SIZE;
       const around = [[r - 1, c], [r + 1, c], [r, c - 1], [r, c + 1]]
         .filter(([y, x]) => y >= 0 && y < SIZE && x >= 0 && x < SIZE);
-      if (around.every(([y, x]) => state.codes[y * SIZE + x] !== ".")) n += 1;
+      if (around.every(([y, x]) => state.codes[y * SIZE + x] !== ".")) out.push(i);
     });
-    return Math.min(n, cfg.track);
+    return out;
   }
 
   function renderCoinWarning() {
     const warning = document.getElementById("coin-warning");
     if (!warning) return;
-    const n = surroundedMountains();
-    const short = state.coins < n;
+    const mountains = surroundedMountains();
+    const n = Math.min(mountains.length, cfg.track);
+    const short = state.coins < n && mountains.some((i) => !knownMountains.has(i));
     warning.hidden = !short;
     warning.textContent = short
-      ? "The map surrounds " + n + " mountain" + (n === 1 ? "" : "s") + ", each worth a coin, " +
+      ? "The map surrounds " + plural(n, "mountain") + ", each worth a coin, " +
         "but the coin track shows only " + state.coins + "."
       : "";
   }
@@ -118,7 +127,7 @@
       m.hidden = !toCheck.has(Number(m.dataset.i));
     });
     const checkCount = document.getElementById("check-count");
-    if (checkCount) checkCount.textContent = toCheck.size;
+    if (checkCount) checkCount.textContent = plural(toCheck.size, "outlined square");
     const count = document.getElementById("coin-count");
     if (count) count.textContent = state.coins;
     root.querySelectorAll("#coin-track .coin").forEach((b) => {
@@ -131,7 +140,11 @@
     const status = document.getElementById("status");
     if (status) status.textContent = dirty ? "Not saved yet." : "Saved.";
     const save = document.getElementById("save");
-    if (save) save.classList.toggle("attention", dirty);
+    if (save) {
+      save.classList.toggle("attention", dirty);
+      save.classList.toggle("clean", !dirty);
+      save.textContent = dirty ? "Save" : "Saved ✓";
+    }
   }
 
   function say(text, kind) {

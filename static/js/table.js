@@ -11,6 +11,24 @@
   function panel() { return document.getElementById("panel"); }
   function taps() { return parseInt(panel().dataset.taps, 10); }
 
+  // The host's dock is fixed to the bottom of the screen: the page ends above it.
+  function fitDock() {
+    var dock = document.getElementById("dock");
+    if (dock) document.body.style.setProperty("--dock", dock.offsetHeight + "px");
+    return dock;
+  }
+
+  // A new card whose title is off screen (above the top, or below the dock) is
+  // brought into view; one already in view stays where it is.
+  function showNewCard() {
+    var card = panel().querySelector(".turn .card");
+    if (!card) return;
+    var dock = fitDock();
+    var bottom = window.innerHeight - (dock ? dock.offsetHeight : 0);
+    var top = card.getBoundingClientRect().top;
+    if (top < 0 || top + 48 > bottom) card.scrollIntoView({ block: "start", behavior: "smooth" });
+  }
+
   function showMessage(text) {
     var box = panel().querySelector(".message");
     if (!box) return;
@@ -25,11 +43,14 @@
         var holder = document.createElement("div");
         holder.innerHTML = html;
         var fresh = holder.querySelector("#panel");
+        var before = taps();
         if (fresh) panel().replaceWith(fresh);
         // Once cards are out, fold the invitation away so the card is what the host sees.
         var invite = document.querySelector("details.invite");
         if (invite && taps() > 0) invite.open = false;
         if (message) showMessage(message);
+        fitDock();
+        if (taps() > before) showNewCard();
       });
   }
 
@@ -71,5 +92,7 @@
       .then(function () { busy = false; });
   });
 
+  fitDock();
+  window.addEventListener("resize", fitDock);
   schedule();
 })();

@@ -16,7 +16,7 @@ from sqlalchemy import select
 
 from referee.rules import deck
 from referee.store import GameTable
-from referee.store.db import get_session
+from referee.web.database import get_session
 from tests.web.conftest import create_table
 
 AMBUSHES = ["Bugbear Assault", "Kobold Onslaught", "Zombie Plague", "Giant Troll Ravage"]
@@ -24,6 +24,20 @@ CHOSEN = ["Sentinel Wood", "Craylund", "Shieldgate", "Starlit Sigil"]
 
 CASES: list[tuple[str, dict[str, Any], list[str]]] = [
     ("base", {"edition": "base"}, ["--edition", "base"]),
+    # The form's defaults for a combined game (its hero box starts ticked): four
+    # ambush cards at random from the seed.
+    ("combined-defaults", {"edition": "combined", "heroes": "y"}, ["--edition", "combined"]),
+    (
+        "combined-random-ambushes",
+        {
+            "edition": "combined",
+            "map_side": "C",
+            "explore_set": "heroes",
+            "heroes": "y",
+            "ambush_mode": "random",
+        },
+        ["--edition", "combined", "--explore-cards", "heroes", "--ambushes", "random"],
+    ),
     (
         "heroes-first-game",
         {"edition": "heroes", "map_side": "D", "edicts": "first_game"},
@@ -36,6 +50,7 @@ CASES: list[tuple[str, dict[str, Any], list[str]]] = [
             "season_set": "heroes",
             "explore_set": "base",
             "heroes": "y",
+            "ambush_mode": "chosen",
             "ambushes": AMBUSHES,
         },
         ["--edition", "combined", "--season-cards", "heroes", "--explore-cards", "base", "--heroes"]
@@ -48,6 +63,7 @@ CASES: list[tuple[str, dict[str, Any], list[str]]] = [
             "map_side": "C",
             "season_set": "base",
             "explore_set": "heroes",
+            "ambush_mode": "chosen",
             "ambushes": AMBUSHES,
             "edicts": "chosen",
             **{f"edict_{letter}": name for letter, name in zip("abcd", CHOSEN, strict=True)},

@@ -78,13 +78,17 @@ def make_table(
     side: str = "A",
     seed: str = "sheet-test-1",
     chosen: tuple[str, str, str, str] | None = None,
+    **combined: Any,
 ) -> TableAt:
+    """A table made straight in the database; ``combined`` passes a combined
+    game's choices (``ambushes``, ``season_set``, ...) to the setup."""
     setup = deck.Setup(
         edition=edition,
         seed=seed,
         solo=len(players) == 1,
         edicts="chosen" if chosen else "random",
         chosen=chosen,
+        **combined,
     ).check()
     with app.app_context():
         table, token = store.create_table(

@@ -66,7 +66,7 @@ def shieldgate(sheet: MapSheet) -> CardScore:
         return CardScore(0, why="There is no second village cluster.")
     second = ranked[1]
     if len(ranked[0]) == len(second):
-        why = f"Two or more clusters tie for largest at {len(second)} spaces; one of them scores."
+        why = f"Two or more clusters tie for largest at {plural(len(second), 'space')}; one of them scores."
     else:
         why = f"The second largest village cluster has {plural(len(second), 'space')}."
     return CardScore(2 * len(second), to_cells(second), why=why)

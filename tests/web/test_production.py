@@ -1,0 +1,171 @@
+"""A real server: the README's gunicorn recipe, started as written on a fresh
+instance folder, serves a page, sets up a table and reveals a card; several
+workers starting at once agree on one schema and one secret key."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from referee.store.db import create_schema, make_engine
+from referee.web.app import EmptySecretKey, _instance_secret
+from tests.web.conftest import Browserless, csrf_token, setup_form
+
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+# --- starting several processes at the same moment ---------------------------------------------------
+
+RACE = """
+import sys, time
+from pathlib import Path
+go = Path(sys.argv[1])
+while not go.exists():
+    time.sleep(0.002)
+{body}
+"""
+
+
+def race(tmp_path: Path, body: str, count: int = 4) -> list[str]:
+    """Run ``body`` in ``count`` fresh interpreters released together; their outputs."""
+    go = tmp_path / "go"
+    script = RACE.format(body=body)
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", script, str(go)],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(count)
+    ]
+    time.sleep(1.5)  # let every interpreter import what it needs and wait
+    go.touch()
+    outputs = []
+    for proc in procs:
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 0, err
+        outputs.append(out.strip())
+    return outputs
+
+
+def test_workers_starting_at_once_create_the_schema_once(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'referee.sqlite'}"
+    body = (
+        "from referee.store.db import create_schema, make_engine\n"
+        f"create_schema(make_engine({url!r}))\nprint('ok')"
+    )
+    for n in range(3):
+        (tmp_path / f"run{n}").mkdir()
+        assert race(tmp_path / f"run{n}", body, count=4) == ["ok"] * 4
+        if n < 2:
+            (tmp_path / "referee.sqlite").unlink()
+            for extra in tmp_path.glob("referee.sqlite-*"):
+                extra.unlink()
+    engine = make_engine(url)
+    create_schema(engine)  # and again, on a schema that is there
+    engine.dispose()
+
+
+def test_workers_starting_at_once_share_one_whole_key(tmp_path: Path) -> None:
+    for n in range(3):
+        folder = tmp_path / f"instance{n}"
+        folder.mkdir()
+        body = f"from referee.web.app import _instance_secret\nprint(_instance_secret(Path({str(folder)!r})))"
+        keys = race(folder, body, count=4)
+        assert len(set(keys)) == 1 and len(keys[0]) == 64, keys
+        key_file = folder / "secret_key"
+        assert key_file.read_text() == keys[0]
+        assert key_file.stat().st_mode & 0o777 == 0o600
+        assert sorted(p.name for p in folder.iterdir()) == ["go", "secret_key"]  # no temporary file left
+
+
+def test_an_empty_key_file_is_never_used(tmp_path: Path) -> None:
+    (tmp_path / "secret_key").write_text("\n")
+    with pytest.raises(EmptySecretKey, match="is empty: delete it and a new key is made, or set SECRET_KEY"):
+        _instance_secret(tmp_path)
+
+
+# --- the README's recipe ------------------------------------------------------------------------------
+
+
+def recipe() -> list[str]:
+    """The README's one-line gunicorn command, as words."""
+    found = re.search(r"^SECRET_KEY=\S+ gunicorn .*$", README, re.M)
+    assert found, "the README gives no gunicorn recipe"
+    return shlex.split(found.group(0))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for(port: int, proc: subprocess.Popen[str], seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"gunicorn stopped: {proc.communicate()[1]}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.2)
+    pytest.fail("gunicorn did not open its port")
+
+
+@pytest.mark.slow
+def test_the_readme_server_recipe_runs_a_table(tmp_path: Path) -> None:
+    words = recipe()
+    env_words = [w for w in words if re.match(r"^[A-Z_]+=", w)]
+    command = words[len(env_words) :]
+    assert command[0] == "gunicorn" and "'referee:create_app()'" in README and "-w" in command
+    port = free_port()
+    # Exactly the recipe, but on loopback and a free port, and with a fresh instance folder.
+    bind = command.index("-b")
+    assert command[bind + 1] == "0.0.0.0:8000"
+    command[bind + 1] = f"127.0.0.1:{port}"
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    command[0] = str(gunicorn) if gunicorn.exists() else "gunicorn"
+    instance = tmp_path / "instance"
+    env = {**os.environ, **dict(w.split("=", 1) for w in env_words), "REFEREE_INSTANCE": str(instance)}
+    env.pop("DATABASE_URL", None)
+    # Run from this tree, so that gunicorn imports the referee under test (the current directory wins).
+    proc = subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        wait_for(port, proc)
+        http = Browserless(f"http://127.0.0.1:{port}")
+        status, page, _ = http.request("/")
+        assert status == 200 and "Set up a table" in page
+        for _attempt in range(3):  # each request may meet either worker
+            status, _, headers = http.request("/", {**setup_form(), "csrf_token": csrf_token(page)})
+            assert status == 303, status
+            found = re.search(r"/t/([A-Z0-9]+)/host/([^/?#]+)$", headers["Location"])
+            assert found
+            code, token = found.groups()
+            status, host, _ = http.request(f"/t/{code}/host/{token}")
+            assert status == 200
+            form = {"csrf_token": csrf_token(host), "host": token, "taps": "0"}
+            status, _, _ = http.request(f"/t/{code}/reveal", form)
+            assert status == 303, status
+            status, state, _ = http.request(f"/api/t/{code}", accept="application/json")
+            assert status == 200 and '"taps":1' in state.replace(" ", "")
+        assert (instance / "referee.sqlite").exists()
+        assert not (instance / "secret_key").exists()  # the recipe gives the key
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    assert "Traceback" not in err and "already exists" not in err, err

@@ -1,0 +1,156 @@
+"""Phone layouts in real Chromium, 320 to 430 px wide, checked by bounding boxes:
+the host's Reveal and Undo never cover the season's time track (invitation
+open or not, scrolled or not); Reveal brings the new card into view; the
+set-up's choices are never cut; the whole map shows above the editor's brushes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from tests.browser import ARGS, CHROMIUM, LiveServer, playwright_or_skip
+from tests.web_sheets.conftest import EASY_EDICTS, as_host, make_table
+
+pytestmark = [pytest.mark.browser]
+
+WIDTHS = (320, 390, 430)
+
+
+@pytest.fixture()
+def server(app: Flask) -> Iterator[str]:
+    live = LiveServer(app)
+    yield live.url
+    live.stop()
+
+
+@pytest.fixture()
+def browser() -> Iterator[Any]:
+    sync_playwright = playwright_or_skip()
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+def phone(browser: Any, width: int, height: int = 844) -> Any:
+    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=True, has_touch=True)
+    return context.new_page()
+
+
+def box(page: Any, selector: str) -> dict[str, float]:
+    found = page.locator(selector).bounding_box()
+    assert found is not None, f"{selector} is not on screen"
+    return dict(found)
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
+def test_the_checker_sees_an_overlap() -> None:
+    a = {"x": 0, "y": 0, "width": 10, "height": 10}
+    assert overlap(a, {"x": 5, "y": 9, "width": 10, "height": 10})
+    assert not overlap(a, {"x": 0, "y": 10, "width": 10, "height": 10})
+
+
+def assert_track_clear(page: Any, width: int, what: str) -> None:
+    track = box(page, "#panel .season-bar")
+    for button in ("button.reveal", "button.undo"):
+        assert not overlap(track, box(page, button)), f"{button} covers the time track at {width} px, {what}"
+    assert track["x"] >= 0 and track["x"] + track["width"] <= width, (
+        f"the track leaves the screen at {width} px"
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, f"sideways scroll at {width} px"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_reveal_and_undo_never_cover_the_time_track(
+    app: Flask, server: str, browser: Any, width: int
+) -> None:
+    t = make_table(app, ["Ann", "Ben", "Cat"], chosen=EASY_EDICTS)
+    page = phone(browser, width)
+    page.goto(f"{server}/t/{t.code}/host/{t.host}")
+    assert page.locator("details.invite").get_attribute("open") is not None  # the invitation is open
+    assert_track_clear(page, width, "invitation open")
+    for where in ("0", "document.body.scrollHeight / 2", "document.body.scrollHeight"):
+        page.evaluate(f"window.scrollTo(0, {where})")
+        assert_track_clear(page, width, f"scrolled to {where}")
+    t.set_taps(t.season_end(0))  # the longest label: "Start summer: reveal"
+    page.goto(f"{server}/t/{t.code}/host/{t.host}")
+    page.locator("details.invite summary").click()
+    assert_track_clear(page, width, "at the end of spring, invitation open")
+    # Nothing at the end of the page is hidden for good under the buttons.
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    last = page.locator("main > *").last
+    assert box(page, "main > :last-child")["y"] + last.bounding_box()["height"] <= box(page, "#dock")["y"] + 1
+
+
+def test_reveal_brings_the_new_card_into_view(app: Flask, server: str, browser: Any) -> None:
+    t = make_table(app, ["Ann", "Ben", "Cat"], chosen=EASY_EDICTS)
+    t.set_taps(4)
+    page = phone(browser, 390)
+    page.goto(f"{server}/t/{t.code}/host/{t.host}")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    assert box(page, "#panel .turn .card h3")["y"] < 0  # the card's title is above the screen
+    page.click("button.reveal")
+    page.wait_for_selector('#panel[data-taps="5"]')
+    page.wait_for_function(
+        """() => {
+          const top = document.querySelector('#panel .turn .card h3').getBoundingClientRect().top;
+          const dock = document.getElementById('dock').getBoundingClientRect().top;
+          return top >= 0 && top + 30 <= dock;
+        }""",
+        timeout=5000,
+    )
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_set_up_choices_are_never_cut(server: str, browser: Any, width: int) -> None:
+    page = phone(browser, width)
+    page.goto(server + "/")
+    page.check("#edition input[value=combined]")
+    page.check("#ambush_mode input[value=chosen]")
+    page.check("#edicts input[value=chosen]")
+    choices = page.locator("label.choice, fieldset.choices li")
+    assert choices.count() > 20
+    cut = choices.evaluate_all(
+        f"""els => els.filter(e => e.offsetParent !== null).filter(e => {{
+              const box = e.getBoundingClientRect();
+              const text = e.querySelector("span, label") || e;
+              const r = text.getBoundingClientRect();
+              const outside = box.right > {width} || box.left < 0;
+              return e.scrollWidth > e.clientWidth + 1 || r.right > box.right || outside;
+            }}).map(e => e.textContent.trim())"""
+    )
+    assert cut == []
+    season = page.locator("#season_set label.choice").first.bounding_box()
+    assert season and season["width"] > 150  # "Cartographers" has the room it needs
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("edition", ["base", "heroes"])
+def test_the_whole_map_shows_above_the_brushes(
+    app: Flask, client: Any, server: str, browser: Any, width: int, edition: str
+) -> None:
+    t = make_table(app, ["Ann", "Ben"], edition=edition, side="A" if edition == "base" else "C")
+    as_host(client, t)
+    page = phone(browser, width)
+    page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
+    page.goto(f"{server}/t/{t.code}/sheets/1/spring")
+    grid, toolbar = box(page, "#board .grid"), box(page, ".toolbar")
+    assert toolbar["height"] <= 160, f"the toolbar takes {toolbar['height']} px"
+    assert grid["y"] + grid["height"] <= toolbar["y"] + 1, "the toolbar hides the bottom of the map"
+    brushes = page.locator(".brush").evaluate_all(
+        "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
+    )
+    assert brushes == [], f"brush labels cut at {width} px"
+    for button in page.locator(".brush, .actions .button").all():
+        assert (button.bounding_box() or {"height": 0})["height"] >= 44  # a thumb's tap target
