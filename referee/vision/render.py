@@ -35,7 +35,8 @@ COIN_R = 0.3
 SEASON_Y = COIN_Y + 0.9
 """Top of the four season score boxes."""
 SEASON_H = 2.6
-SEASONS = ("Spring", "Summer", "Autumn", "Winter")
+SEASONS = ("Spring", "Summer", "Fall", "Winter")
+"""The season boxes, named as the English rulebook names the seasons."""
 
 PAPER = (247, 243, 232)
 INK = (28, 26, 24)
