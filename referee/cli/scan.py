@@ -90,6 +90,9 @@ def doubt_note(reading: SheetReading) -> str | None:
     return f"check {plural(len(doubtful), 'doubtful square')} against the sheet: {places}"
 
 
+UNSURE_COINS = "unknown (the coin track is not clear in the photo: count the coins on your sheet)"
+
+
 def table(title: str, reading: SheetReading) -> str:
     """The map for a person: each doubtful square marked ``?`` beside its row,
     and the coins."""
@@ -100,7 +103,7 @@ def table(title: str, reading: SheetReading) -> str:
     for r, row in enumerate(reading.grid):
         marks = "".join("?" if (r, c) in doubtful else " " for c in range(len(row)))
         lines.append(f"  {row}   {marks}")
-    lines.append(f"coins: {'unknown' if reading.coins is None else reading.coins}")
+    lines.append(f"coins: {UNSURE_COINS if reading.coins is None else reading.coins}")
     if doubtful:
         lines.append(f"{plural(len(doubtful), 'doubtful square')} marked ?: check them before you confirm")
     return "\n".join(lines)

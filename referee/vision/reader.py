@@ -122,12 +122,17 @@ def _ways_up(gray: NDArray[np.uint8], quad: NDArray[np.float32]) -> list[tuple[i
     return sorted(found, key=lambda kt: -(kt[1].score if kt[1] else -1.0))
 
 
-def _looks_like(probs: NDArray[np.float32], chosen: MapSide) -> str | None:
-    """The other map side whose printed spaces the reading matches, if any."""
-    for letter, other in sorted(map_sides().items()):
-        if letter != chosen.letter and _printed_seen(probs, other) >= PRINTED_SEEN:
-            return letter
-    return None
+def _looks_like(tried: list[NDArray[np.float32]], chosen: MapSide) -> str | None:
+    """The other map side whose printed spaces one of the tried readings
+    (each grid candidate, each way up) matches best, if any matches."""
+    best, letter = PRINTED_SEEN, None
+    for other_letter, other in sorted(map_sides().items()):
+        if other_letter == chosen.letter:
+            continue
+        seen = max(_printed_seen(probs, other) for probs in tried)
+        if seen > best or (letter is None and seen >= best):
+            best, letter = seen, other_letter
+    return letter
 
 
 def read_sheet(data: bytes, side: str) -> SheetReading:
@@ -143,11 +148,13 @@ def read_sheet(data: bytes, side: str) -> SheetReading:
     quads = find_grids(photo.rgb)
     gray = cv2.cvtColor(photo.rgb, cv2.COLOR_RGB2GRAY)
     best: tuple[float, Rectified, NDArray[np.float32], NDArray[np.float32], Track | None] | None = None
+    tried: list[NDArray[np.float32]] = []
     for quad in quads:
         for k, track in _ways_up(gray, quad):
             rect = rectify(photo.rgb, np.roll(quad, -k, axis=0))
             light = even_light(rect.canvas)
             probs = classify(light, map_side)
+            tried.append(probs)
             seen = _printed_seen(probs, map_side)
             if best is None or seen > best[0]:
                 best = (seen, rect, light, probs, track)
@@ -158,7 +165,7 @@ def read_sheet(data: bytes, side: str) -> SheetReading:
     assert best is not None
     seen, rect_obj, light, probs, track = best
     if seen < PRINTED_SEEN:
-        other = _looks_like(probs, map_side)
+        other = _looks_like(tried, map_side)
         if other is not None:
             raise WrongSheetError(
                 f"this looks like map side {other}, not side {map_side.letter}: "

@@ -36,7 +36,7 @@ def test_json_contract() -> None:
     assert all(0 <= v <= 1 for row in out["confidence"] for v in row)
     assert out["coins"] is None or 0 <= out["coins"] <= 14
     assert len(out["corners"]) == 4
-    for got, want in zip(out["corners"], truth["corners"], strict=True):
+    for got, want in zip(out["corners"], truth["corners_px"], strict=True):
         assert abs(got[0] - want[0]) < 15 and abs(got[1] - want[1]) < 15
 
 
@@ -153,7 +153,7 @@ def test_doubtful_squares_are_counted_in_words(doubtful: int, note: str | None, 
     assert doubt_note(reading(doubtful)) == note
     last = table("photo.jpg", reading(doubtful)).splitlines()[-1]
     if footer is None:
-        assert last == "coins: unknown"
+        assert last.startswith("coins: unknown (") and "count the coins" in last
     else:
         assert last.startswith(footer + ": check them")
 
