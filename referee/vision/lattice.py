@@ -198,10 +198,9 @@ def lattices(
     to_norm = np.array([[1 / f, 0, -cx / f], [0, 1 / f, -cy / f], [0, 0, 1.0]])
     h = h_norm @ to_norm
     # scale each axis so that a pixel at the centre of the photo stays about a pixel
-    eps = 1.0
     u0, v0, _ = _apply(h, np.array([cx]), np.array([cy]))
-    ux, vx, _ = _apply(h, np.array([cx + eps]), np.array([cy]))
-    uy, vy, _ = _apply(h, np.array([cx]), np.array([cy + eps]))
+    ux, vx, _ = _apply(h, np.array([cx + 1.0]), np.array([cy]))  # one pixel right
+    uy, vy, _ = _apply(h, np.array([cx]), np.array([cy + 1.0]))  # one pixel down
     su = 1.0 / max(float(np.hypot(ux - u0, uy - u0)[0]), 1e-12)
     sv = 1.0 / max(float(np.hypot(vx - v0, vy - v0)[0]), 1e-12)
     pa, pb = pair[0].pixels, pair[1].pixels

@@ -26,7 +26,7 @@ from referee.vision.errors import VisionError, WrongSheetError
 from referee.vision.grid import find_grids
 from referee.vision.load import load_photo
 from referee.vision.rectify import Rectified, rectify
-from referee.vision.track import Track, find_track, read_coins, strip
+from referee.vision.track import find_track, read_coins, strip
 
 DOUBTFUL = 0.85
 """Below this confidence a square is shown to the player as doubtful."""
@@ -114,12 +114,16 @@ def _to_photo(quad: NDArray[np.float32]) -> NDArray[np.float64]:
     return np.asarray(cv2.getPerspectiveTransform(unit, quad), np.float64)
 
 
-def _ways_up(gray: NDArray[np.uint8], quad: NDArray[np.float32]) -> list[tuple[int, Track | None]]:
-    """The four ways of fitting the corners, likeliest first: entry ``(k, t)``
-    takes ``quad[k]`` as the top-left corner, ``t`` the coin track below."""
+def _ways_up(gray: NDArray[np.uint8], quad: NDArray[np.float32]) -> list[int]:
+    """The four ways of fitting the corners, likeliest first: ``k`` takes
+    ``quad[k]`` as the top-left corner, and the likeliest has the clearest
+    coin track below the grid."""
     h = _to_photo(quad)
-    found = [(k, find_track(strip(gray, h, k))) for k in range(4)]
-    return sorted(found, key=lambda kt: -(kt[1].score if kt[1] else -1.0))
+    score = {}
+    for k in range(4):
+        track = find_track(strip(gray, h, k))
+        score[k] = track.score if track else -1.0
+    return sorted(range(4), key=lambda k: -score[k])
 
 
 def _looks_like(tried: list[NDArray[np.float32]], chosen: MapSide) -> str | None:
@@ -147,23 +151,22 @@ def read_sheet(data: bytes, side: str) -> SheetReading:
     photo = load_photo(data)
     quads = find_grids(photo.rgb)
     gray = cv2.cvtColor(photo.rgb, cv2.COLOR_RGB2GRAY)
-    best: tuple[float, Rectified, NDArray[np.float32], NDArray[np.float32], Track | None] | None = None
+    best: tuple[float, Rectified, NDArray[np.float32]] | None = None
     tried: list[NDArray[np.float32]] = []
     for quad in quads:
-        for k, track in _ways_up(gray, quad):
+        for k in _ways_up(gray, quad):
             rect = rectify(photo.rgb, np.roll(quad, -k, axis=0))
-            light = even_light(rect.canvas)
-            probs = classify(light, map_side)
+            probs = classify(even_light(rect.canvas), map_side)
             tried.append(probs)
             seen = _printed_seen(probs, map_side)
             if best is None or seen > best[0]:
-                best = (seen, rect, light, probs, track)
+                best = (seen, rect, probs)
             if seen >= PRINTED_SEEN:
                 break
         if best is not None and best[0] >= PRINTED_SEEN:
             break
     assert best is not None
-    seen, rect_obj, light, probs, track = best
+    seen, rect_obj, probs = best
     if seen < PRINTED_SEEN:
         other = _looks_like(tried, map_side)
         if other is not None:
