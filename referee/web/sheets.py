@@ -22,6 +22,7 @@ from referee.rules.errors import RefereeError
 from referee.rules.geometry import SIZE, Cell, where
 from referee.table import SEASON_NAMES, SEASONS, SeasonSheet, Seat, Table, ambushes, hosting, scoring
 from referee.table import sheets as table_sheets
+from referee.table.bgstats import bgstats_link
 from referee.table.deal import hero_patterns
 from referee.table.records import known_mountains, map_of, scores_by_seat
 from referee.table.standings import EXPORT_FIELDS, export_game, export_rows, settle
@@ -322,6 +323,7 @@ def standings(code: str) -> ResponseReturnValue:
         t=t,
         settled=settled,
         scores=settled.scores,
+        bgstats=bgstats_link(t, settled),
         season_names=[SEASON_NAMES[x] for x in SEASONS],
     )
 

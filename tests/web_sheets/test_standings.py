@@ -4,7 +4,11 @@ monsters, the same standings for everyone, the downloads, and solo mode."""
 from __future__ import annotations
 
 import csv
+import html
 import io
+import json
+import re
+from urllib.parse import parse_qs, urlsplit
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -111,3 +115,22 @@ def test_solo_ambush_helper_and_rating(app: Flask, client: FlaskClient) -> None:
         or "Score 8 minus the cards' solo numbers 89:" in page
     )
     assert "rating <b>-81</b>" in page
+
+
+def test_log_in_bg_stats_only_after_winter(app: Flask, client: FlaskClient) -> None:
+    t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
+    assert "Log in BG Stats" not in client.get(f"/t/{t.code}/standings").text
+    play_four_seasons(client, t)
+    page = app.test_client().get(f"/t/{t.code}/standings").text
+    link = re.search(
+        r'<a [^>]*id="bgstats" href="([^"]+)" target="_blank" rel="noopener">Log in BG Stats</a>', page
+    )
+    assert link
+    url = urlsplit(html.unescape(link.group(1)))
+    assert (url.netloc, url.path) == ("app.bgstatsapp.com", "/createPlay.html")
+    data = json.loads(parse_qs(url.query)["data"][0])
+    assert data["game"]["bggId"] == 263918
+    assert [(p["name"], p["rank"], p["winner"], p["startPlayer"]) for p in data["players"]] == [
+        ("Ann", 2, False, True),
+        ("Ben", 1, True, False),
+    ]
