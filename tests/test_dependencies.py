@@ -47,7 +47,8 @@ def third_party_imports(folder: Path) -> dict[str, str]:
     """Each top-level module imported under ``folder`` that is neither the
     standard library nor this project's own, with one file that imports it."""
     found: dict[str, str] = {}
-    local = {p.stem for p in folder.glob("*.py")}  # scripts importing their neighbours
+    # scripts importing their neighbours, and tests importing the tools and benchmarks they test
+    local = {p.stem for d in (folder, ROOT / "tools", ROOT / "bench") for p in d.glob("*.py")}
     for path in sorted(folder.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
             if isinstance(node, ast.Import):

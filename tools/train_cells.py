@@ -99,7 +99,8 @@ def extract(folder: Path, jobs: int = 1) -> tuple[np.ndarray, np.ndarray, np.nda
 
 
 def train(
-    x: np.ndarray, y: np.ndarray, hidden: int, layers: int, epochs: int, seed: int, balance: float
+    x: np.ndarray, y: np.ndarray, hidden: int, layers: int, epochs: int, seed: int, balance: float,
+    batch: int = 256,
 ) -> Weights:
     """Adam on the class-weighted cross entropy, with a little input noise."""
     rng = np.random.default_rng(seed)
@@ -122,8 +123,8 @@ def train(
     onehot = np.eye(n_out, dtype=np.float32)[y]
     for epoch in range(epochs):
         order = rng.permutation(len(z))
-        for s in range(0, len(z), 256):
-            idx = order[s : s + 256]
+        for s in range(0, len(z), batch):
+            idx = order[s : s + batch]
             acts = [z[idx] + rng.normal(0, 0.05, (len(idx), z.shape[1])).astype(np.float32)]
             for i in range(1, depth):
                 acts.append(np.maximum(acts[-1] @ p[f"w{i}"] + p[f"b{i}"], 0))
@@ -203,8 +204,16 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--cache", type=Path, default=None, help="keep extracted features here")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes for reading the photos")
+    ap.add_argument("--batch", type=int, default=256, help="squares per Adam step")
+    ap.add_argument(
+        "--no-refit", dest="refit", action="store_false",
+        help="ship the weights trained without the held-out tenth (the ones the temperature was fitted on) "
+        "instead of training again on everything",
+    )
     args = ap.parse_args()
     cv2.setNumThreads(1)
+    if args.cache:
+        args.cache = args.cache.with_suffix(".npz")  # numpy adds the suffix when it saves
     if args.cache and args.cache.exists():
         data = np.load(args.cache)
         x, y, printed, photo = data["x"], data["y"], data["printed"], data["photo"]
@@ -220,11 +229,12 @@ def main() -> None:
     counts = np.bincount(y, minlength=len(CLASSES)).tolist()
     print(f"{len(x)} squares; codes {dict(zip(CLASSES, counts, strict=True))}")
     hold = photo % 10 == 0
-    w = train(x[~hold], y[~hold], args.hidden, args.layers, args.epochs, args.seed, args.balance)
+    w = train(x[~hold], y[~hold], args.hidden, args.layers, args.epochs, args.seed, args.balance, args.batch)
     report(w, x[hold], y[hold], printed[hold], "held-out photos, raw")
     temp = calibrate(w, x[hold], y[hold], printed[hold], args.right_doubtful)
     report({**w, "temperature": np.float32(temp)}, x[hold], y[hold], printed[hold], f"temperature {temp:.2f}")
-    w = train(x, y, args.hidden, args.layers, args.epochs, args.seed, args.balance)
+    if args.refit:
+        w = train(x, y, args.hidden, args.layers, args.epochs, args.seed, args.balance, args.batch)
     np.savez_compressed(args.out, **w, temperature=np.float32(temp))
     print(f"wrote {args.out}")
 
