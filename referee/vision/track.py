@@ -73,15 +73,22 @@ def strip_corners(side: int) -> NDArray[np.float32]:
     return np.array(out, np.float32)
 
 
-def strip(gray: NDArray[np.uint8], to_photo: NDArray[np.float64], side: int) -> NDArray[np.float32]:
-    """The strip beyond ``side`` as a float picture, the track's row level.
+def _warp(picture: NDArray[np.uint8], to_photo: NDArray[np.float64], side: int) -> NDArray[np.uint8]:
+    """The strip beyond ``side`` of ``picture``, the track's row level;
     ``to_photo`` maps grid units (0..11) to photo pixels."""
     w, h = round((SIZE + 2 * WIDE) * U), round((FAR - NEAR) * U)
     dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     src = cv2.perspectiveTransform(strip_corners(side).reshape(-1, 1, 2), to_photo).reshape(4, 2)
     m = cv2.getPerspectiveTransform(src.astype(np.float32), dst)
-    out = cv2.warpPerspective(gray, m, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
-    return out.astype(np.float32)
+    out: NDArray[np.uint8] = cv2.warpPerspective(
+        picture, m, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+    )
+    return out
+
+
+def strip(gray: NDArray[np.uint8], to_photo: NDArray[np.float64], side: int) -> NDArray[np.float32]:
+    """The strip beyond ``side`` as a float grey picture, for finding the track."""
+    return _warp(gray, to_photo, side).astype(np.float32)
 
 
 @cache
@@ -150,12 +157,8 @@ def _slide(track: Track, prof: NDArray[np.float32]) -> Track:
 def read_coins(rgb: NDArray[np.uint8], to_photo: NDArray[np.float64], side: int, track: Track) -> int | None:
     """Filled coins on ``track`` (found in the strip beyond ``side``), or None
     when the track does not split clearly into inked and clean coins."""
-    w, h = round((SIZE + 2 * WIDE) * U), round((FAR - NEAR) * U)
-    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    src = cv2.perspectiveTransform(strip_corners(side).reshape(-1, 1, 2), to_photo).reshape(4, 2)
-    m = cv2.getPerspectiveTransform(src.astype(np.float32), dst)
-    colour = cv2.warpPerspective(rgb, m, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
-    img = colour.astype(np.float32) / 255.0
+    img = _warp(rgb, to_photo, side).astype(np.float32) / 255.0
+    h, w = img.shape[:2]
     ink = []
     yy, xx = np.mgrid[0:h, 0:w]
     for c in range(COINS):
