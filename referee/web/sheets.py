@@ -342,6 +342,18 @@ def export_json(code: str) -> ResponseReturnValue:
     return _download(body, "application/json", t.table.code, "json")
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet may read as the start of a formula (OWASP, CSV injection)."""
+
+
+def csv_cell(value: Any) -> Any:
+    """A text cell that a spreadsheet could run as a formula, quoted with a
+    leading ``'``; numbers (a monster penalty of -3) stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 @bp.get("/t/<code>/export.csv")
 def export_csv(code: str) -> ResponseReturnValue:
     t = _table(code)
@@ -349,5 +361,6 @@ def export_csv(code: str) -> ResponseReturnValue:
     writer = csv.DictWriter(out, fieldnames=EXPORT_FIELDS)
     writer.writeheader()
     for row in export_rows(get_session(), t):
-        writer.writerow({**row, "map": row["map"].replace("\n", "/")})
+        row = {**row, "map": row["map"].replace("\n", "/")}
+        writer.writerow({key: csv_cell(value) for key, value in row.items()})
     return _download(out.getvalue(), "text/csv", t.table.code, "csv")
