@@ -4,7 +4,8 @@ turning them back into rules objects.
 A sheet row keeps the map as text and the monster tags and heroes as JSON;
 the rules engine wants a ``MapSheet``, ``MonsterTag``s and attack patterns.
 Writing a sheet names the revision the player's page showed, so a save made
-from a stale page is refused (409) rather than overwriting another phone's.
+from a stale page is refused (409) rather than overwriting another phone's;
+the same save sent again after its reply was lost is confirmed instead.
 """
 
 from __future__ import annotations
@@ -82,7 +83,11 @@ def patterns_of(stored_heroes: Iterable[dict[str, Any]]) -> list[set[Cell]]:
 
 def write_sheet(session: Session, sheet: SeasonSheet, seen: int, values: dict[str, Any]) -> None:
     """Store ``values`` on the sheet if it is still at revision ``seen``, and
-    read it back; refused when another page or phone saved first."""
+    read it back; refused when another page or phone saved first. A save
+    from revision ``seen`` whose content is exactly what is stored at the
+    next revision is a retry whose reply was lost: it is confirmed as it is."""
+    if seen == sheet.revision - 1 and all(getattr(sheet, key) == value for key, value in values.items()):
+        return
     if seen != sheet.revision or not save_sheet(session, sheet.id, seen, values):
         raise stale()
     session.refresh(sheet)

@@ -17,7 +17,7 @@ from flask import Flask
 from flask_wtf import CSRFProtect
 
 from referee.rules.words import plural
-from referee.web import database
+from referee.web import database, security
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 csrf = CSRFProtect()
@@ -34,12 +34,26 @@ class Config:
     """How often followers ask whether the host revealed a card."""
     WTF_CSRF_TIME_LIMIT = None
     """A host may leave the page open for a whole game; the token lives as long as the session."""
+    SESSION_COOKIE_SAMESITE = "Lax"
+    """The session (it holds the CSRF secret) is not sent with other sites' requests."""
 
     def __init__(self, instance_path: str) -> None:
+        self.PROXY = _count(os.environ.get("REFEREE_PROXY", "0"), "REFEREE_PROXY")
+        """How many reverse proxies stand in front (0: none); their ``X-Forwarded-*``
+        headers are trusted (``security.py``). The proxy is taken to serve HTTPS, so the
+        session cookie is then ``Secure``."""
+        self.SESSION_COOKIE_SECURE = self.PROXY > 0
         self.SECRET_KEY = os.environ.get("SECRET_KEY") or _instance_secret(Path(instance_path))
         self.DATABASE_URL = os.environ.get("DATABASE_URL") or (
             f"sqlite:///{Path(instance_path) / 'referee.sqlite'}"
         )
+
+
+def _count(raw: str, name: str) -> int:
+    """A setting that is a small whole number, or a clear error at start-up."""
+    if not (raw.isascii() and raw.isdigit()) or int(raw) > 9:
+        raise ValueError(f"{name} must be a whole number from 0 to 9, not {raw!r}.")
+    return int(raw)
 
 
 class EmptySecretKey(RuntimeError):
@@ -99,6 +113,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.add_template_filter(plural)  # {{ n|plural("square") }}: "1 square", "2 squares"
     csrf.init_app(app)
     database.init_app(app)
+    security.init_app(app)
 
     from referee.web import dealer, errors, photo, sheets
 

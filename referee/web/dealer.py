@@ -30,6 +30,7 @@ from referee.web import svg
 from referee.web.database import get_session
 from referee.web.errors import wants_json
 from referee.web.forms import SetupForm
+from referee.web.inputs import form_number
 from referee.web.present import TableView, view_of
 
 bp = Blueprint("dealer", __name__)
@@ -138,11 +139,14 @@ def state(code: str) -> ResponseReturnValue:
     return response
 
 
+MAX_TAPS = 10_000
+"""Far more reveals and undos than any deal has cards."""
+
+
 def _seen() -> int:
-    raw = request.form.get("taps", "")
-    if not raw.isdigit():
-        abort(400, "The page did not say which card it was showing; reload it and try again.")
-    return int(raw)
+    return form_number(
+        "taps", MAX_TAPS, "The page did not say which card it was showing; reload it and try again."
+    )
 
 
 def _moved(table: GameTable) -> ResponseReturnValue:

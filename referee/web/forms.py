@@ -18,6 +18,7 @@ from wtforms.widgets import CheckboxInput, ListWidget
 
 from referee.rules import data, deck
 from referee.table import MAX_NAME_LENGTH
+from referee.web.inputs import json_body
 
 MAX_PLAYERS = 100
 """The rulebooks allow 1 to 100 players."""
@@ -54,7 +55,7 @@ class Form(FlaskForm):
     class Meta:
         def wrap_formdata(self, form: Any, formdata: Any) -> Any:
             if request.is_json and not request.form and not request.files:
-                if not isinstance(request.get_json(silent=True), dict):
+                if not isinstance(json_body(), dict):
                     abort(400, NOT_AN_OBJECT)
             return super().wrap_formdata(form, formdata)  # type: ignore[misc]
 

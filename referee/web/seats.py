@@ -11,6 +11,8 @@ from __future__ import annotations
 from flask import Response, abort, request
 
 from referee.table import GameTable, Seat
+from referee.web.forms import MAX_PLAYERS
+from referee.web.inputs import whole_number
 
 COOKIE_DAYS = 60
 
@@ -40,10 +42,11 @@ def my_seat(table: GameTable) -> Seat | None:
     """The seat this phone claimed, if its secret still matches."""
     raw = request.cookies.get(seat_cookie(table.code), "")
     order, _, token = raw.partition(".")
-    if not order.isdigit():
+    number = whole_number(order, MAX_PLAYERS)
+    if number is None:
         return None
     for seat in table.seats:
-        if seat.order == int(order) and seat.holds(token):
+        if seat.order == number and seat.holds(token):
             return seat
     return None
 

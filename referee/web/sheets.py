@@ -29,6 +29,7 @@ from referee.table.standings import EXPORT_FIELDS, export_game, export_rows, set
 from referee.web.database import get_session
 from referee.web.dealer import load
 from referee.web.errors import answer, status_of
+from referee.web.inputs import MAX_DIGITS, form_number, json_body
 from referee.web.seats import (
     host_cookie,
     host_token,
@@ -206,7 +207,7 @@ def editor_page(code: str, number: int, season: str, **extra: Any) -> str:
 @bp.post("/t/<code>/sheets/<int:number>/<season>")
 def save(code: str, number: int, season: str) -> ResponseReturnValue:
     t, seat, s = for_change(code, number, season)
-    saved = table_sheets.save(get_session(), t, seat, s, request.get_json(silent=True))
+    saved = table_sheets.save(get_session(), t, seat, s, json_body())
     config = _editor_config(t, seat, saved.sheet, s)
     return jsonify(
         revision=saved.sheet.revision,
@@ -227,30 +228,33 @@ def solo_help(code: str, number: int, season: str) -> ResponseReturnValue:
     t.season_index(season)
     if not t.solo:
         abort(400, "The ambush helper is for solo games; at a table your neighbour draws the monster.")
-    payload = request.get_json(silent=True)
+    payload = json_body()
     if not isinstance(payload, dict):
         abort(400, "The page sent no map and ambush card the referee could read; reload it and try again.")
     return jsonify(ambushes.solo_help(t, payload.get("map"), payload.get("ambush")))
 
 
-def _space(raw: str | None) -> tuple[int, int]:
-    if not raw or not raw.isdigit() or not 0 <= int(raw) < SIZE * SIZE:
-        abort(400, "Choose a space.")
-    return divmod(int(raw), SIZE)
+MAX_REVISION = 10**MAX_DIGITS - 1
+
+
+def _space(name: str) -> tuple[int, int]:
+    return divmod(form_number(name, SIZE * SIZE - 1, "Choose a space."), SIZE)
 
 
 def _revision() -> int:
-    raw = request.form.get("revision", "")
-    if not raw.isdigit():
-        abort(400, "The page did not say which version of the sheet it showed; reload it and try again.")
-    return int(raw)
+    return form_number(
+        "revision",
+        MAX_REVISION,
+        "The page did not say which version of the sheet it showed; reload it and try again.",
+    )
 
 
 @bp.post("/t/<code>/sheets/<int:number>/<season>/gorgon")
 def gorgon(code: str, number: int, season: str) -> ResponseReturnValue:
     t, seat, s = for_change(code, number, season)
+    seen, at = _revision(), _space("space")
     sheet = ambushes.gorgon_sheet(get_session(), t, seat, s)
-    ambushes.apply_gorgon(get_session(), t, sheet, _revision(), _space(request.form.get("space")))
+    ambushes.apply_gorgon(get_session(), t, sheet, seen, at)
     return redirect(url_for("sheets.edit", code=t.table.code, number=number, season=season), code=303)
 
 
@@ -305,8 +309,7 @@ def scored(code: str, number: int, season: str) -> ResponseReturnValue:
 @bp.post("/t/<code>/sheets/<int:number>/<season>/effects")
 def effects(code: str, number: int, season: str) -> ResponseReturnValue:
     t, seat, s = for_change(code, number, season)
-    raw = request.form.get("troll")
-    troll = _space(raw) if raw else None
+    troll = _space("troll") if request.form.get("troll") else None
     ambushes.confirm_effects(get_session(), t, seat, s, troll)
     return redirect(url_for("sheets.scored", code=t.table.code, number=number, season=season), code=303)
 
@@ -341,6 +344,18 @@ def export_json(code: str) -> ResponseReturnValue:
     return _download(body, "application/json", t.table.code, "json")
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet may read as the start of a formula (OWASP, CSV injection)."""
+
+
+def csv_cell(value: Any) -> Any:
+    """A text cell that a spreadsheet could run as a formula, quoted with a
+    leading ``'``; numbers (a monster penalty of -3) stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 @bp.get("/t/<code>/export.csv")
 def export_csv(code: str) -> ResponseReturnValue:
     t = _table(code)
@@ -348,5 +363,6 @@ def export_csv(code: str) -> ResponseReturnValue:
     writer = csv.DictWriter(out, fieldnames=EXPORT_FIELDS)
     writer.writeheader()
     for row in export_rows(get_session(), t):
-        writer.writerow({**row, "map": row["map"].replace("\n", "/")})
+        row = {**row, "map": row["map"].replace("\n", "/")}
+        writer.writerow({key: csv_cell(value) for key, value in row.items()})
     return _download(out.getvalue(), "text/csv", t.table.code, "csv")

@@ -91,7 +91,7 @@ def test_photograph_fix_and_save(app: Flask, server: str) -> None:
         page.locator(f'#board .cell[data-i="{fix}"]').tap()
         assert "doubtful" not in _classes(page, fix)
         page.click("#save")
-        page.wait_for_function("document.getElementById('status').textContent === 'Saved.'")
+        page.wait_for_selector("#status:text-is('Saved.')")
         assert page.locator("#photo-note").is_hidden()
         assert errors == []
         browser.close()

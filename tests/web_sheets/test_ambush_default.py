@@ -71,7 +71,7 @@ def test_the_solo_helper_suggests_the_ambush_revealed_this_season(
     page = host_page(browser, server, t, f"/t/{t.code}/sheets/1/fall")
     assert page.locator("#solo-ambush").input_value() == "Bugbear Assault"
     page.click("#solo-find")
-    page.wait_for_function("document.getElementById('solo-answer').textContent !== ''")
+    page.wait_for_selector("#solo-answer:not(:empty)")
     answer = page.locator("#solo-answer").inner_text()
     assert "Bugbear Assault" in answer and "Gnoll Raid" not in answer
     # The monster brush says the same.
@@ -100,7 +100,7 @@ def test_the_monster_brush_is_tagged_with_the_latest_ambush(
     # A monster painted now is saved as the Goblin Attack's.
     page.click('#board .cell[data-i="72"]')
     page.click("#save")
-    page.wait_for_function("document.getElementById('status').textContent === 'Saved.'")
+    page.wait_for_selector("#status:text-is('Saved.')")  # a string predicate is eval, which the CSP forbids
     _, config = editor(client, t, 1, "summer")
     assert config["monsters"] == [{"ambush": "Goblin Attack", "spaces": [[6, 6]]}]
 

@@ -10,6 +10,7 @@ import json
 import re
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -134,3 +135,22 @@ def test_log_in_bg_stats_only_after_winter(app: Flask, client: FlaskClient) -> N
         ("Ann", 2, False, True),
         ("Ben", 1, True, False),
     ]
+
+
+@pytest.mark.parametrize(
+    "name", ['=HYPERLINK("http://x")', "+1+1", "-2+3", "@SUM(A1)", "\tTab", "=cmd|' /C calc'!A0"]
+)
+def test_the_csv_quotes_a_name_a_spreadsheet_would_run(app: Flask, client: FlaskClient, name: str) -> None:
+    """OWASP's advice on CSV injection: a text cell starting with = + - @, a
+    tab or a carriage return gets a leading quote; numbers such as a monster
+    penalty of -3 stay numbers, and the JSON download keeps the name exact."""
+    t = make_table(app, [name, "Ben"], chosen=EASY_EDICTS)
+    play_four_seasons(client, t)
+    rows = list(csv.DictReader(io.StringIO(client.get(f"/t/{t.code}/export.csv").text)))
+    mine = [r for r in rows if r["seat"] == "1"]
+    assert {r["player"] for r in mine} == {"'" + name}
+    assert mine[0]["monsters"] == "-3" and mine[0]["card_1"] == "Sentinel Wood"
+    assert {r["player"] for r in rows if r["seat"] == "2"} == {"Ben"}
+    body = client.get(f"/t/{t.code}/export.json").get_json()
+    assert body["seats"][0]["player"] == name
+    assert {r["player"] for r in body["seasons"] if r["seat"] == 1} == {name}

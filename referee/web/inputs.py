@@ -1,0 +1,53 @@
+"""Numbers and JSON bodies read from a request, checked in one place.
+
+A number comes from a page anyone can change, so it is read here and only
+here: ASCII digits only (``str.isdigit`` also takes ``'²'`` and ``'①'``,
+which ``int`` then refuses), at most ``MAX_DIGITS`` of them, and within the
+range the caller names. A JSON body is capped in size and may not nest so
+deep that the parser gives up. Each refusal is one sentence and a 4xx.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, request
+
+MAX_DIGITS = 9
+"""No number the pages send is near a billion; longer strings are refused unread."""
+
+MAX_JSON_BYTES = 256 * 1024
+"""A whole sheet with every monster and hero tagged is a few kilobytes."""
+
+TOO_LARGE = "The page sent more than the referee reads at once; reload it and try again."
+TOO_DEEP = "The page sent a sheet the referee could not read; reload it and try again."
+
+
+def whole_number(raw: str | None, high: int) -> int | None:
+    """``raw`` as a number from 0 to ``high``, or ``None`` when it is not one."""
+    if raw is None or not 0 < len(raw) <= MAX_DIGITS or not (raw.isascii() and raw.isdigit()):
+        return None
+    value = int(raw)
+    return value if value <= high else None
+
+
+def form_number(name: str, high: int, sentence: str) -> int:
+    """The form field ``name`` as a number from 0 to ``high``; else 400 with ``sentence``."""
+    value = whole_number(request.form.get(name), high)
+    if value is None:
+        abort(400, sentence)
+    return value
+
+
+def json_body() -> Any:
+    """The request's JSON, or ``None`` when it is not JSON; 413 when it is too
+    large, 400 when it nests too deep to read."""
+    length = request.content_length
+    if length is not None and length > MAX_JSON_BYTES:
+        abort(413, TOO_LARGE)
+    if length is None and len(request.get_data(cache=True)) > MAX_JSON_BYTES:
+        abort(413, TOO_LARGE)
+    try:
+        return request.get_json(silent=True)
+    except RecursionError:
+        abort(400, TOO_DEEP)
