@@ -1,7 +1,10 @@
-"""The whole reader over the committed sample photos (``sample_sheets/``).
+"""The whole reader over photos with known truth.
 
-Thresholds sit slightly under the figures measured by ``bench/scan_bench.py``
-on the same photos, so a regression fails here.
+Two sets: the committed samples from our own generator (``sample_sheets/``),
+and the photos of the official-style sheet from another renderer
+(``../shared/sheet_photos``), which nothing in the reader was trained or
+tuned on. Thresholds sit slightly under the figures that
+``bench/scan_bench.py`` measured on each, so a regression fails here.
 """
 
 from __future__ import annotations
@@ -18,21 +21,34 @@ import pytest
 from referee.vision.errors import WrongSheetError
 from referee.vision.grid import find_grid
 from referee.vision.load import load_photo
-from referee.vision.orient import orientation_scores
-from referee.vision.reader import read_sheet
-
-# measured on sample_sheets/ (python bench/scan_bench.py sample_sheets):
-# grid 100 %, colour cells 99.69 %, pencil cells 100 %, wrong cells flagged 57.1 % (8 of 14),
-# right cells flagged 0.47 %, coins 56.2 %
-GRID_FOUND = 0.98
-COLOUR_CELLS = 0.995
-PENCIL_CELLS = 0.998
-FLAGGED = 0.45
-RIGHT_FLAGGED = 0.01
-COINS = 0.45
+from referee.vision.reader import _ways_up, read_sheet
 
 ROOT = Path(__file__).parents[2]
 SAMPLES = ROOT / "sample_sheets"
+PHOTOS = ROOT.parent / "shared" / "sheet_photos"
+
+# measured by: python bench/scan_bench.py sample_sheets ../shared/sheet_photos
+# (samples: grid 100 %, colour 99.66 %, graphite 100 %, wrong flagged 60 %, right flagged 0.44 %,
+# coins wrong 3.1 %; sheet_photos: grid 95.8 %, colour 88.39 %, graphite 65.08 %, wrong flagged
+# 69.9 %, right flagged 14.2 %, coins wrong 8.3 %). Floors and ceilings sit just beyond them.
+FLOORS = {
+    "sample_sheets": {
+        "grid_found": 0.98,
+        "color": 0.994,
+        "graphite": 0.997,
+        "wrong_cells_flagged": 0.5,
+        "coins_wrong": 0.061,
+        "right_cells_flagged": 0.01,
+    },
+    "sheet_photos": {
+        "grid_found": 0.908,
+        "color": 0.874,
+        "graphite": 0.631,
+        "wrong_cells_flagged": 0.599,
+        "coins_wrong": 0.133,
+        "right_cells_flagged": 0.17,
+    },
+}
 
 
 def _bench_module() -> Any:
@@ -43,60 +59,72 @@ def _bench_module() -> Any:
     return module
 
 
-@pytest.fixture(scope="module")
-def figures() -> dict[str, Any]:
-    result: dict[str, Any] = _bench_module().bench(SAMPLES)
-    return result
+def _folder(name: str) -> Path:
+    folder = SAMPLES if name == "sample_sheets" else PHOTOS
+    if not folder.is_dir():
+        pytest.skip(f"{folder} is not beside this checkout")
+    return folder
+
+
+@pytest.fixture(scope="module", params=sorted(FLOORS))
+def figures(request: pytest.FixtureRequest) -> tuple[str, dict[str, Any]]:
+    result: dict[str, Any] = _bench_module().bench(_folder(request.param))
+    return request.param, result
 
 
 @pytest.mark.slow
-def test_grid_found(figures: dict[str, Any]) -> None:
-    assert figures["photos"] >= 50
-    assert figures["grid_found"] >= GRID_FOUND
+def test_grids_found(figures: tuple[str, dict[str, Any]]) -> None:
+    name, got = figures
+    assert got["photos"] >= 20
+    assert got["grid_found"] >= FLOORS[name]["grid_found"], got["failures"]
 
 
 @pytest.mark.slow
-def test_cell_accuracy(figures: dict[str, Any]) -> None:
-    assert figures["by_style"]["colour"]["cell_accuracy"] >= COLOUR_CELLS
-    assert figures["by_style"]["pencil"]["cell_accuracy"] >= PENCIL_CELLS
+def test_squares_read(figures: tuple[str, dict[str, Any]]) -> None:
+    name, got = figures
+    assert got["cells"]["color"] >= FLOORS[name]["color"], got["failures"]
+    assert got["cells"]["graphite"] >= FLOORS[name]["graphite"], got["failures"]
 
 
 @pytest.mark.slow
-def test_doubt_points_at_the_mistakes(figures: dict[str, Any]) -> None:
-    assert figures["wrong_cells_flagged"] >= FLAGGED
-    assert figures["right_cells_flagged"] <= RIGHT_FLAGGED
+def test_doubt_points_at_the_mistakes(figures: tuple[str, dict[str, Any]]) -> None:
+    name, got = figures
+    flagged = got["wrong_cells_flagged"]
+    assert flagged is None or flagged >= FLOORS[name]["wrong_cells_flagged"]
+    assert got["right_cells_flagged"] <= FLOORS[name]["right_cells_flagged"]
 
 
 @pytest.mark.slow
-def test_the_surroundings_tell_which_way_up() -> None:
-    """The title above and the coin track below pick the upright corner on
-    every committed photo (measured: 64 of 64, the true way ahead by at least
-    0.085 correlation), before the printed mountains are even consulted."""
+def test_coins_are_read_or_left_unknown(figures: tuple[str, dict[str, Any]]) -> None:
+    """A coin count is either right or said to be unknown; a wrong count is rare."""
+    name, got = figures
+    assert got["coins_wrong"] <= FLOORS[name]["coins_wrong"], got["failures"]
+
+
+@pytest.mark.slow
+def test_the_coin_track_tells_which_way_up() -> None:
+    """The row of fourteen circles below the grid picks the upright corner on
+    the committed photos, before the printed mountains are consulted."""
     wrong = []
     for path in sorted(SAMPLES.glob("*.jpg")):
         truth = json.loads(path.with_suffix(".json").read_text())
         photo = load_photo(path.read_bytes())
         quad = find_grid(photo.rgb)
-        top_left = np.array(truth["corners"][0]) / photo.scale
+        top_left = np.array(truth["corners_px"][0]) / photo.scale
         k = int(np.argmin(np.linalg.norm(quad - top_left, axis=1)))
-        scores = orientation_scores(cv2.cvtColor(photo.rgb, cv2.COLOR_RGB2GRAY), quad, truth["side"])
-        if int(np.argmax(scores)) != k:
+        ways = _ways_up(cv2.cvtColor(photo.rgb, cv2.COLOR_RGB2GRAY), quad)
+        if ways[0] != k:
             wrong.append(path.name)
-    assert len(wrong) <= 1, wrong
+    assert len(wrong) <= 2, wrong
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["000", "001", "002", "003"])
-def test_the_wrong_side_is_refused(name: str) -> None:
-    """A sheet read as another side: its printed mountains are not where
-    that side prints them, in any of the four ways round."""
+def test_the_wrong_side_is_named(name: str) -> None:
+    """A side A sheet read as side B (or the other way) is refused with the
+    side it looks like, not read as garbage."""
     truth = json.loads((SAMPLES / f"{name}.json").read_text())
     data = (SAMPLES / f"{name}.jpg").read_bytes()
     other = "B" if truth["side"] == "A" else "A"
-    with pytest.raises(WrongSheetError, match="printed mountains do not match"):
+    with pytest.raises(WrongSheetError, match=f"looks like map side {truth['side']}"):
         read_sheet(data, other)
-
-
-@pytest.mark.slow
-def test_coins(figures: dict[str, Any]) -> None:
-    assert figures["coins_right_when_read"] >= COINS
