@@ -49,8 +49,9 @@ Usage::
     python tools/make_samples.py --out /tmp/holdout_dr --count 150 --seed 2000 --designs holdout
 
 Speed: about 0.45 s of CPU per sample (photos are composed at most 1800 px
-wide and scaled up; the sheet is drawn at most 100 px per square); ``--jobs 2``
-uses two cores. 2,000 samples take about 15 minutes on two cores, 0.9 GB.
+on their longer side and scaled up; the sheet is drawn at most 100 px per
+square); ``--jobs 2`` uses two cores. 2,000 samples take about 15 minutes on
+two cores and 0.9 GB.
 
 Seed ranges: the committed ``sample_sheets`` use seed 5 (made by an earlier
 version of this script, in the old truth format); training sets seeds 1000
