@@ -48,10 +48,10 @@ Usage::
     python tools/make_samples.py --out /tmp/train_dr --count 2000 --seed 1000 --designs train --jobs 2
     python tools/make_samples.py --out /tmp/holdout_dr --count 150 --seed 2000 --designs holdout
 
-Speed: about 0.45 s of CPU per sample (photos are composed at most 1800 px
+Speed: about 0.3 s of CPU per sample (photos are composed at most 1800 px
 on their longer side and scaled up; the sheet is drawn at most 100 px per
-square); ``--jobs 2`` uses two cores. 2,000 samples take about 15 minutes on
-two cores and 0.9 GB.
+square); ``--jobs 2`` uses two cores. 2,000 samples took 12 minutes on two
+busy shared cores, and 0.9 GB.
 
 Seed ranges: the committed ``sample_sheets`` use seed 5 (made by an earlier
 version of this script, in the old truth format); training sets seeds 1000
