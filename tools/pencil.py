@@ -16,7 +16,9 @@ through a paper grain, the way pencil catches on the paper's tooth.
 - Coins are marked on the coin track from the left: shaded, coloured,
   crossed, ticked or blotted.
 
-``HOLDOUT_GLYPHS`` names the icon sets only held-out sets use.
+No icon set is held out: what a player's icon means cannot be guessed from
+a set never seen, so a held-out set of icons would measure nothing the
+generator could fix.
 """
 
 from __future__ import annotations
@@ -183,7 +185,6 @@ ICON_SETS: dict[str, dict[str, Glyph]] = {
     },
 }
 """Small icons players draw instead of letters, one set per sample."""
-HOLDOUT_GLYPHS = frozenset({"sketch"})
 
 DIGITS: dict[str, Glyph] = {
     "0": [_circle(0.5, 0.5, 0.35)],

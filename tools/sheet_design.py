@@ -72,8 +72,8 @@ HOLDOUT: dict[str, frozenset[str]] = {
     "ruins": frozenset({"dome"}),
     "waste": frozenset({"stipple"}),
 }
-"""Variants reserved for held-out sets, by attribute. ``scene.HOLDOUT_BACKGROUNDS``
-and ``pencil.HOLDOUT_GLYPHS`` hold the backgrounds and hand-drawn icon sets."""
+"""Variants reserved for held-out sets, by attribute; ``scene.HOLDOUT_BACKGROUNDS``
+holds the backgrounds."""
 
 
 def pick(rng: np.random.Generator, attr: str, options: tuple[str, ...] | list[str], designs: str) -> str:
