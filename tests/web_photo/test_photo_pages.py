@@ -264,7 +264,8 @@ def test_a_photo_of_another_side_is_refused(app: Flask, client: FlaskClient) -> 
     before = stored_sheets(app, t)
     response = post_photo(client, t, 1, "spring", data)
     assert response.status_code == 422
-    assert "map side B" in (photo_error(response.text) or "")
+    said = photo_error(response.text) or ""
+    assert "looks like map side A" in said and "not side B" in said  # names the side it looks like
     assert stored_sheets(app, t) == before
 
 
