@@ -148,11 +148,11 @@ ROWS = [
 
 
 def show(results: list[dict[str, object]], failures: bool = False) -> str:
+    """Confusion matrices (and failures) first, the figures last, so that the
+    tail of the output is the table to read."""
     names = [Path(str(r["folder"])).name or str(r["folder"]) for r in results]
     width = max(12, *(len(n) for n in names))
-    lines = [f"{'':<22}" + "".join(f"{n:>{width + 2}}" for n in names)]
-    for label, cell in ROWS:
-        lines.append(f"{label:<22}" + "".join(f"{cell(r):>{width + 2}}" for r in results))
+    lines: list[str] = []
     for r in results:
         conf = r["confusion"]
         assert isinstance(conf, dict)
@@ -162,6 +162,9 @@ def show(results: list[dict[str, object]], failures: bool = False) -> str:
             lines.append(f"  {c:<4}" + "".join(f"{v:>6}" for v in row))
         if failures:
             lines += [f"  {f}" for f in r["failures"]]  # type: ignore[attr-defined]
+    lines.append(f"{'':<22}" + "".join(f"{n:>{width + 2}}" for n in names))
+    for label, cell in ROWS:
+        lines.append(f"{label:<22}" + "".join(f"{cell(r):>{width + 2}}" for r in results))
     return "\n".join(lines)
 
 
