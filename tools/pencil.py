@@ -458,24 +458,16 @@ def mark_sheet(
         elif mode == "tick":
             hand.write(ink, rng, [[(0.15, 0.55), (0.4, 0.85), (0.9, 0.1)]], x0, y0, 2 * rr, (0.9, 1.1))
         elif mode == "blot":
-            _hatch(
-                ink,
-                rng,
-                (x0 + 0.3 * rr, y0 + 0.3 * rr, x0 + 1.7 * rr, y0 + 1.7 * rr),
-                2 * rr,
-                rng.uniform(0, 3),
-                1.0,
-                pressure,
-            )
-            _hatch(
-                ink,
-                rng,
-                (x0 + 0.3 * rr, y0 + 0.3 * rr, x0 + 1.7 * rr, y0 + 1.7 * rr),
-                2 * rr,
-                rng.uniform(0, 3),
-                1.0,
-                pressure,
-            )
+            for _ in range(2):  # two coats
+                _hatch(
+                    ink,
+                    rng,
+                    (x0 + 0.3 * rr, y0 + 0.3 * rr, x0 + 1.7 * rr, y0 + 1.7 * rr),
+                    2 * rr,
+                    rng.uniform(0, 3),
+                    1.0,
+                    pressure,
+                )
         else:
             _hatch(
                 ink,

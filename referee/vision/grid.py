@@ -30,8 +30,6 @@ DETECT_SIDE = 1000
 """Longer side of the picture searched for the grid, in pixels."""
 SMALLEST = 0.2
 """Smallest grid side looked for, as a share of the picture's shorter side."""
-MIN_SCORE = 0.03
-"""Least contrast between grid lines and square middles of a real grid."""
 MIN_SUPPORT = 0.6
 """Least share of the inner lines' segments seen for a grid to be offered."""
 KEEP = 3
@@ -52,28 +50,6 @@ def _order(quad: NDArray[np.float64]) -> Quad:
 
 def _unit_square() -> NDArray[np.float32]:
     return np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], np.float32)
-
-
-def grid_score(gray: NDArray[np.uint8], quad: Quad) -> float:
-    """How much more the ten inner lines stand out than the square middles: the
-    median over each line's length of its thin-dark-line strength (a
-    morphological black-hat, so that a line between two coloured squares
-    counts as well as one on bare paper), relative to the paper's brightness."""
-    n = 16
-    size = n * SIZE
-    dst = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32)
-    m = cv2.getPerspectiveTransform(quad, dst)
-    patch = cv2.warpPerspective(gray, m, (size, size), flags=cv2.INTER_LINEAR).astype(np.float32)
-    paper = float(np.percentile(patch, 90)) + 1.0
-    hat = cv2.morphologyEx(patch, cv2.MORPH_BLACKHAT, np.ones((5, 5), np.uint8)) / paper
-    scores = []
-    for img in (hat, hat.T):
-        prof = np.median(img, axis=0)
-        on = np.array([prof[k * n - 2 : k * n + 3].max() for k in range(1, SIZE)])
-        off = np.array([np.median(prof[k * n + 4 : k * n + n - 4]) for k in range(SIZE)])
-        contrast = on - np.maximum(off[:-1], off[1:])
-        scores.append(float(np.percentile(contrast, 30)))
-    return min(scores)
 
 
 def lattice_support(strength: NDArray[np.float32], quad: Quad) -> float:

@@ -18,6 +18,7 @@ from referee.rules import deck
 from referee.store import tables as store
 from referee.web.app import create_app
 from referee.web.database import get_session
+from tests.browser import ARGS, CHROMIUM, LiveServer, playwright_or_skip
 
 
 @pytest.fixture()
@@ -25,6 +26,24 @@ def app(tmp_path: Path) -> Iterator[Flask]:
     yield create_app(
         {"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": f"sqlite:///{tmp_path / 'referee.sqlite'}"}
     )
+
+
+@pytest.fixture()
+def server(app: Flask) -> Iterator[str]:
+    """The app on a live local server, for the browser tests: its address."""
+    live = LiveServer(app)
+    yield live.url
+    live.stop()
+
+
+@pytest.fixture()
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, driven by Playwright (skips when it is missing)."""
+    sync_playwright = playwright_or_skip()
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
 
 
 @pytest.fixture()

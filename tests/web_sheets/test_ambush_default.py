@@ -7,35 +7,17 @@ spring no ambush; summer Gnoll Raid, then Goblin Attack; fall Bugbear Assault.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.browser import ARGS, CHROMIUM, LiveServer, playwright_or_skip
 from tests.web_sheets.conftest import TableAt, as_host, editor, make_table, score
 
 pytestmark = [pytest.mark.browser]
 
 SEED = "solo-1"
-
-
-@pytest.fixture()
-def server(app: Flask) -> Iterator[str]:
-    live = LiveServer(app)
-    yield live.url
-    live.stop()
-
-
-@pytest.fixture()
-def browser() -> Iterator[Any]:
-    sync_playwright = playwright_or_skip()
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 def reveal_through(t: TableAt, season: int, card: str) -> None:

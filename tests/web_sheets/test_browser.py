@@ -6,7 +6,6 @@ engine. Screenshots of the editor and the score sheet go to /tmp/shots/."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,20 +17,13 @@ from referee.rules.data import SeasonCard
 from referee.rules.game import PlayerTotals, standings
 from referee.rules.season import score_season
 from referee.rules.sheet import MapSheet
-from tests.browser import ARGS, CHROMIUM, LiveServer, playwright_or_skip
+from tests.browser import ARGS, CHROMIUM, playwright_or_skip
 from tests.web_sheets.conftest import EASY_EDICTS, TableAt, make_table
 
 SHOTS = Path("/tmp/shots")
 SEASONS = ("spring", "summer", "fall", "winter")
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-@pytest.fixture()
-def server(app: Flask) -> Iterator[str]:
-    live = LiveServer(app)
-    yield live.url
-    live.stop()
 
 
 def _cell(page: Any, r: int, c: int) -> tuple[float, float]:

@@ -5,34 +5,16 @@ set-up's choices are never cut; the whole map shows above the editor's brushes."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 
-from tests.browser import ARGS, CHROMIUM, LiveServer, playwright_or_skip
 from tests.web_sheets.conftest import EASY_EDICTS, as_host, make_table
 
 pytestmark = [pytest.mark.browser]
 
 WIDTHS = (320, 390, 430)
-
-
-@pytest.fixture()
-def server(app: Flask) -> Iterator[str]:
-    live = LiveServer(app)
-    yield live.url
-    live.stop()
-
-
-@pytest.fixture()
-def browser() -> Iterator[Any]:
-    sync_playwright = playwright_or_skip()
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 def phone(browser: Any, width: int, height: int = 844) -> Any:
