@@ -99,7 +99,13 @@ def extract(folder: Path, jobs: int = 1) -> tuple[np.ndarray, np.ndarray, np.nda
 
 
 def train(
-    x: np.ndarray, y: np.ndarray, hidden: int, layers: int, epochs: int, seed: int, balance: float,
+    x: np.ndarray,
+    y: np.ndarray,
+    hidden: int,
+    layers: int,
+    epochs: int,
+    seed: int,
+    balance: float,
     batch: int = 256,
 ) -> Weights:
     """Adam on the class-weighted cross entropy, with a little input noise."""
@@ -206,7 +212,9 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1, help="worker processes for reading the photos")
     ap.add_argument("--batch", type=int, default=256, help="squares per Adam step")
     ap.add_argument(
-        "--no-refit", dest="refit", action="store_false",
+        "--no-refit",
+        dest="refit",
+        action="store_false",
         help="ship the weights trained without the held-out tenth (the ones the temperature was fitted on) "
         "instead of training again on everything",
     )

@@ -66,7 +66,7 @@ def even_light(canvas: NDArray[np.uint8]) -> NDArray[np.float32]:
     img = canvas.astype(np.float32) / 255.0
     # the paper is the brightest part of the grid and its margin: the margin
     # alone may be a dark printed frame, and the grid may be mostly coloured
-    px = img.reshape(-1, 3)[:: 7]
+    px = img.reshape(-1, 3)[::7]
     bright = px.max(axis=1)
     paper_px = px[bright >= np.percentile(bright, 85)]
     white = np.median(paper_px / np.maximum(paper_px.max(axis=1, keepdims=True), 1e-3), axis=0)

@@ -69,8 +69,10 @@ def lattice_support(strength: NDArray[np.float32], quad: Quad) -> float:
         for k in range(1, SIZE):
             x = pad + k * C
             on = bands[:, x - 2 : x + 3].max(axis=1)
-            off = np.maximum(bands[:, x - C // 2 - 1 : x - C // 2 + 2].mean(axis=1),
-                             bands[:, x + C // 2 - 1 : x + C // 2 + 2].mean(axis=1))
+            off = np.maximum(
+                bands[:, x - C // 2 - 1 : x - C // 2 + 2].mean(axis=1),
+                bands[:, x + C // 2 - 1 : x + C // 2 + 2].mean(axis=1),
+            )
             seen += int(np.sum(on > off + 0.02))
         shares.append(seen / ((SIZE - 1) * SIZE))
     return min(shares)

@@ -59,9 +59,9 @@ def _rectifier(a: Family, b: Family) -> NDArray[np.float64] | None:
     return m @ p
 
 
-def _apply(h: NDArray[np.float64], x: NDArray[np.float64], y: NDArray[np.float64]) -> tuple[
-    NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]
-]:
+def _apply(
+    h: NDArray[np.float64], x: NDArray[np.float64], y: NDArray[np.float64]
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
     u = h[0, 0] * x + h[0, 1] * y + h[0, 2]
     v = h[1, 0] * x + h[1, 1] * y + h[1, 2]
     w = h[2, 0] * x + h[2, 1] * y + h[2, 2]
@@ -101,16 +101,23 @@ def combs(profile: NDArray[np.float64], min_spacing: float, keep: int = 4) -> li
     for c in out:
         if c.score <= 0:
             break
-        if all(abs(c.offset - d.offset) > d.spacing / 2 or abs(c.spacing - d.spacing) > d.spacing * 0.05
-               for d in chosen):
+        if all(
+            abs(c.offset - d.offset) > d.spacing / 2 or abs(c.spacing - d.spacing) > d.spacing * 0.05
+            for d in chosen
+        ):
             chosen.append(c)
         if len(chosen) == keep:
             break
     return chosen
 
 
-def _segments(across: NDArray[np.float64], along: NDArray[np.float64], weight: NDArray[np.float64],
-              lines: Comb, bands: Comb) -> float:
+def _segments(
+    across: NDArray[np.float64],
+    along: NDArray[np.float64],
+    weight: NDArray[np.float64],
+    lines: Comb,
+    bands: Comb,
+) -> float:
     """Share of the ten inner lines' segments, one per band of squares, where
     this direction's ink lies on the line rather than between lines."""
     t = (across - lines.offset) / lines.spacing
@@ -122,8 +129,9 @@ def _segments(across: NDArray[np.float64], along: NDArray[np.float64], weight: N
     tol = min(0.12, max(0.06, 2.5 / lines.spacing))
     on_line = np.abs(t - near) < tol
     mid = np.abs(frac - 0.5) < tol
-    on = np.bincount(band[on_line] * (SIZE + 1) + near[on_line], weights=w[on_line],
-                     minlength=SIZE * (SIZE + 1)).reshape(SIZE, SIZE + 1)[:, 1:SIZE]
+    on = np.bincount(
+        band[on_line] * (SIZE + 1) + near[on_line], weights=w[on_line], minlength=SIZE * (SIZE + 1)
+    ).reshape(SIZE, SIZE + 1)[:, 1:SIZE]
     cell = np.floor(t[mid]).astype(int)
     gap = np.bincount(band[mid] * SIZE + cell, weights=w[mid], minlength=SIZE * SIZE).reshape(SIZE, SIZE)
     beside = np.maximum(gap[:, :-1], gap[:, 1:])
@@ -133,8 +141,9 @@ def _segments(across: NDArray[np.float64], along: NDArray[np.float64], weight: N
     return float(np.mean((on > 1.5 * beside) & (on > 0.25 * typical)))
 
 
-def _support(a: tuple[NDArray[np.float64], ...], b: tuple[NDArray[np.float64], ...],
-             cu: Comb, cv: Comb) -> float:
+def _support(
+    a: tuple[NDArray[np.float64], ...], b: tuple[NDArray[np.float64], ...], cu: Comb, cv: Comb
+) -> float:
     """How well the columns ``cu`` and rows ``cv`` fit both directions' ink."""
     ua, va, sa = a
     ub, vb, sb = b
@@ -145,8 +154,14 @@ def _shifted(c: Comb, by: int) -> Comb:
     return Comb(c.offset + by * c.spacing, c.spacing, c.score)
 
 
-def _strip_fit(across: NDArray[np.float64], along: NDArray[np.float64], weight: NDArray[np.float64],
-               strips: Comb, j: int, bands: Comb) -> float:
+def _strip_fit(
+    across: NDArray[np.float64],
+    along: NDArray[np.float64],
+    weight: NDArray[np.float64],
+    strips: Comb,
+    j: int,
+    bands: Comb,
+) -> float:
     """How much of the other direction's ink in strip ``j`` of ``strips``
     lies on the twelve lines of ``bands`` rather than between them: high
     inside the grid, where every line crosses the strip, and low on a frame,

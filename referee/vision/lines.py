@@ -167,10 +167,14 @@ def _modes(lines: NDArray[np.float64], weight: NDArray[np.float64]) -> list[NDAr
 def _hough_family(mask: NDArray[np.uint8], d: float, min_votes: int) -> NDArray[np.float64]:
     """(rho, theta, votes) of the lines within ``SPREAD`` of angle ``d``, strongest first."""
     lo, hi = d - SPREAD, d + SPREAD
-    ranges = [(lo, hi)] if lo >= 0 and hi <= np.pi else [
-        (max(lo, 0.0), min(hi, np.pi)),
-        (lo + np.pi, np.pi) if lo < 0 else (0.0, hi - np.pi),
-    ]
+    ranges = (
+        [(lo, hi)]
+        if lo >= 0 and hi <= np.pi
+        else [
+            (max(lo, 0.0), min(hi, np.pi)),
+            (lo + np.pi, np.pi) if lo < 0 else (0.0, hi - np.pi),
+        ]
+    )
     found = []
     for a, b in ranges:
         got = cv2.HoughLinesWithAccumulator(mask, 1, np.pi / 360, min_votes, min_theta=a, max_theta=b)

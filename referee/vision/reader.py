@@ -74,6 +74,7 @@ def _printed_seen(probs: NDArray[np.float32], side: MapSide) -> float:
     less sure of them, but the squares it finds most mountain-like are still
     the printed ones, and only when the grid is the right way up (a mountain
     stands on its base) and the side is the right one."""
+
     def hits(code: str, spaces: frozenset[tuple[int, int]]) -> int:
         likeliest = set(np.argsort(-probs[:, CLASSES.index(code)])[: len(spaces) + 1].tolist())
         return sum(r * SIZE + c in likeliest for r, c in spaces)

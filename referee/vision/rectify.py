@@ -31,6 +31,8 @@ def canonical(size_px: float) -> NDArray[np.float32]:
 
 def canvas_side(size_px: float) -> int:
     return round((SIZE + 2 * MARGIN) * size_px)
+
+
 SEARCH = 6
 """How far, in canvas pixels, a grid line may sit from where the homography puts it."""
 

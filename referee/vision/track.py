@@ -139,6 +139,7 @@ def find_track(picture: NDArray[np.float32]) -> Track | None:
 def _slide(track: Track, prof: NDArray[np.float32]) -> Track:
     """Move the row by whole coins toward the end where there is a circle:
     a row that allows a weak tooth or two can sit one coin off."""
+
     def at(k: int) -> float:
         x = round(track.x0 + k * track.step)
         return float(prof[max(x - 1, 0) : x + 2].max()) if 0 <= x < len(prof) else -1.0
@@ -192,8 +193,11 @@ def split(ink: NDArray[np.float64]) -> int | None:
         if gap > best:
             best, count = gap, k
     clean = ink[count:]
-    if (best >= GAP and float(ink[:count].mean() - clean.mean()) >= APART
-            and float(clean.max() - clean.min()) <= best):
+    if (
+        best >= GAP
+        and float(ink[:count].mean() - clean.mean()) >= APART
+        and float(clean.max() - clean.min()) <= best
+    ):
         return count  # the clean coins are alike, and the inked ones stand apart
     if float(ink.max() - ink.min()) < APART:
         if ink.max() <= CLEAN:
