@@ -46,6 +46,8 @@ BINS = (8, 10)
 RANGE = ((-0.4, 0.4), (-0.75, 0.45))
 """Histogram of the ink's direction along ``E1`` and ``E2``; the six pencils
 and graphite all fall inside these ranges."""
+NOISE_SIGMA = 1.0
+"""Canvas pixels over which noise is smoothed away before anything is read."""
 INKED = 0.15
 """Light taken away (summed over the three channels) below which a pixel is paper."""
 
@@ -63,7 +65,10 @@ def _paper_ring(n: int) -> NDArray[np.bool_]:
 def even_light(canvas: NDArray[np.uint8]) -> NDArray[np.float32]:
     """The canvas as float RGB with the paper brought to about 1.0 everywhere,
     whatever the colour of the light or the shadows across the sheet."""
-    img = canvas.astype(np.float32) / 255.0
+    # sensor noise and paper grain vary from pixel to pixel; pencil does not:
+    # its colour and coverage are read over areas much larger than a pixel.
+    # Unsmoothed, noise alone lifts bare paper over ``INKED`` and gives it a colour.
+    img = cv2.GaussianBlur(canvas.astype(np.float32) / 255.0, (0, 0), NOISE_SIGMA)
     # the paper is the brightest part of the grid and its margin: the margin
     # alone may be a dark printed frame, and the grid may be mostly coloured
     px = img.reshape(-1, 3)[::7]
