@@ -26,7 +26,7 @@ from referee.vision.errors import VisionError, WrongSheetError
 from referee.vision.grid import find_grids
 from referee.vision.load import load_photo
 from referee.vision.rectify import Rectified, rectify
-from referee.vision.track import find_track, read_coins, strip
+from referee.vision.track import Track, find_track, read_coins, strip
 
 DOUBTFUL = 0.85
 """Below this confidence a square is shown to the player as doubtful."""
@@ -115,16 +115,13 @@ def _to_photo(quad: NDArray[np.float32]) -> NDArray[np.float64]:
     return np.asarray(cv2.getPerspectiveTransform(unit, quad), np.float64)
 
 
-def _ways_up(gray: NDArray[np.uint8], quad: NDArray[np.float32]) -> list[int]:
-    """The four ways of fitting the corners, likeliest first: ``k`` takes
-    ``quad[k]`` as the top-left corner, and the likeliest has the clearest
-    coin track below the grid."""
+def _ways_up(gray: NDArray[np.uint8], quad: NDArray[np.float32]) -> list[tuple[int, Track | None]]:
+    """The four ways of fitting the corners, likeliest first, each with the
+    coin track found below the grid that way up: ``k`` takes ``quad[k]`` as
+    the top-left corner, and the likeliest has the clearest coin track."""
     h = _to_photo(quad)
-    score = {}
-    for k in range(4):
-        track = find_track(strip(gray, h, k))
-        score[k] = track.score if track else -1.0
-    return sorted(range(4), key=lambda k: -score[k])
+    tracks = [(k, find_track(strip(gray, h, k))) for k in range(4)]
+    return sorted(tracks, key=lambda kt: -(kt[1].score if kt[1] else -1.0))
 
 
 def _looks_like(tried: list[NDArray[np.float32]], chosen: MapSide) -> str | None:
@@ -152,22 +149,23 @@ def read_sheet(data: bytes, side: str) -> SheetReading:
     photo = load_photo(data)
     quads = find_grids(photo.rgb)
     gray = cv2.cvtColor(photo.rgb, cv2.COLOR_RGB2GRAY)
-    best: tuple[float, Rectified, NDArray[np.float32]] | None = None
+    best: tuple[float, Rectified, NDArray[np.float32], NDArray[np.float32], Track | None] | None = None
     tried: list[NDArray[np.float32]] = []
     for quad in quads:
-        for k in _ways_up(gray, quad):
-            rect = rectify(photo.rgb, np.roll(quad, -k, axis=0))
+        for k, track in _ways_up(gray, quad):
+            upright = np.roll(quad, -k, axis=0)
+            rect = rectify(photo.rgb, upright)
             probs = classify(even_light(rect.canvas), map_side)
             tried.append(probs)
             seen = _printed_seen(probs, map_side)
             if best is None or seen > best[0]:
-                best = (seen, rect, probs)
+                best = (seen, rect, probs, upright, track)
             if seen >= PRINTED_SEEN:
                 break
         if best is not None and best[0] >= PRINTED_SEEN:
             break
     assert best is not None
-    seen, rect_obj, probs = best
+    seen, rect_obj, probs, upright, track = best
     if seen < PRINTED_SEEN:
         other = _looks_like(tried, map_side)
         if other is not None:
@@ -181,10 +179,8 @@ def read_sheet(data: bytes, side: str) -> SheetReading:
         )
     grid, conf = _decide(probs, map_side)
     coins = None
-    upright = _to_photo(rect_obj.corners)
-    track = find_track(strip(gray, upright, 0))
-    if track is not None and track.score >= TRACK_SEEN:
-        coins = read_coins(photo.rgb, upright, 0, track)
+    if track is not None and track.score >= TRACK_SEEN:  # found below these corners, this way up
+        coins = read_coins(photo.rgb, _to_photo(upright), 0, track)
     corners = tuple(
         (round(float(x) * photo.scale, 1), round(float(y) * photo.scale, 1)) for x, y in rect_obj.corners
     )
