@@ -11,7 +11,7 @@ through a paper grain, the way pencil catches on the paper's tooth.
 - Graphite (style ``graphite``): the letters F V A W M H in a handwriting of
   the sample's own (slant, size, stroke width, wobble, shapes of letters), or
   small icons (tree, house, wheat, waves, monster face, hero) from one of
-  several icon sets.
+  several icon sets, or mixed from them, one or two icons for each terrain.
 - A destroyed space is a big graphite X, over empty or over colour.
 - Coins are marked on the coin track from the left: shaded, coloured,
   crossed, ticked or blotted.
@@ -411,6 +411,14 @@ def mark_sheet(
     hand = Hand(rng, pressure)
     letters = HANDS[str(rng.choice(list(HANDS)))]
     shapes = letters if glyphs == "letters" else ICON_SETS[glyphs]
+    variants = {code: [glyph] for code, glyph in shapes.items()}
+    if glyphs != "letters" and rng.random() < 0.5:
+        # a player's icons need not come from one set: a forest may be a round
+        # tree in one square and a pine in the next
+        sets = list(ICON_SETS.values())
+        for code in variants:
+            picked = rng.choice(len(sets), size=int(rng.integers(1, 3)), replace=False)
+            variants[code] = [sets[int(i)][code] for i in picked]
     gx, gy = origin[0] * u, origin[1] * u
     angles = {k: rng.uniform(0, math.pi) for k in PIGMENTS}
     main_fill = str(rng.choice(FILLS, p=[0.45, 0.15, 0.15, 0.1, 0.15]))
@@ -443,7 +451,8 @@ def mark_sheet(
                             graphite, rng, icons[str(rng.choice(list("FVAWMH")))], x, y, u, (0.25, 0.4)
                         )
             elif code in PIGMENTS:
-                hand.write(graphite, rng, shapes[code], x, y, u)
+                options = variants[code]
+                hand.write(graphite, rng, options[int(rng.integers(len(options)))], x, y, u)
             if code == "X":
                 hand.write(graphite, rng, X_MARK, x, y, u, (0.85, 1.02))
     coin_mode = str(rng.choice(["shade", "colour", "cross", "tick", "blot"]))
