@@ -175,12 +175,64 @@ def find_grids(rgb: NDArray[np.uint8]) -> list[Quad]:
             full_strength = line_map(gray)
         q = refine(full_strength, q)
         if _sane(q, gray.shape):
-            scored.append((lattice_support(full_strength, q), q))
+            scored.append(_settle(full_strength, q, gray.shape))
     scored.sort(key=lambda t: -t[0])
     good = [q for support, q in scored if support >= MIN_SUPPORT]
     if not good:
         raise NoGridError(NO_GRID)
     return good[:KEEP]
+
+
+def _shifted(quad: Quad, dx: int, dy: int) -> Quad:
+    """``quad`` moved by whole squares along its own (perspective) grid."""
+    h = cv2.getPerspectiveTransform(_unit_square(), quad)
+    moved = _unit_square() + np.array([dx, dy], np.float32)
+    return cv2.perspectiveTransform(moved.reshape(-1, 1, 2), h).reshape(4, 2).astype(np.float32)
+
+
+def _crossed_bands(strength: NDArray[np.float32], quad: Quad) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """For the bands of squares from one before the grid to one after it
+    (13 each way): the share of the grid's twelve lines across the band
+    that are seen in it, for row bands (crossed by the upright lines) and
+    column bands (crossed by the level ones)."""
+    pad = 2 * C
+    n = SIZE * C + 2 * pad
+    h = cv2.getPerspectiveTransform(_unit_square(), quad)
+    to_canvas = np.array([[C, 0, pad], [0, C, pad], [0, 0, 1]], np.float64)
+    canvas = cv2.warpPerspective(strength, to_canvas @ np.linalg.inv(h), (n, n), flags=cv2.INTER_LINEAR)
+    out = []
+    for img in (canvas, np.ascontiguousarray(canvas.T)):
+        rows = img[pad - C : pad + (SIZE + 1) * C].reshape(SIZE + 2, C, n)[:, 3 : C - 3].mean(axis=1)
+        seen = np.zeros(SIZE + 2)
+        for k in range(SIZE + 1):
+            x = pad + k * C
+            on = rows[:, x - 2 : x + 3].max(axis=1)
+            off = np.maximum(
+                rows[:, x - C // 2 - 1 : x - C // 2 + 2].mean(axis=1),
+                rows[:, x + C // 2 - 1 : x + C // 2 + 2].mean(axis=1),
+            )
+            seen += on > off + 0.02
+        out.append(seen / (SIZE + 1))
+    return out[0], out[1]
+
+
+def _settle(strength: NDArray[np.float32], quad: Quad, shape: tuple[int, ...]) -> tuple[float, Quad]:
+    """``quad`` and its support, moved by a square where the grid's lines
+    run on beyond one end and stop short of the other. Under a steep tilt
+    the even combs of ``lattice`` can sit a square off, on the frame or the
+    coin track; in the photo's own perspective the lines show where the
+    grid ends: they cross every band of squares inside it, none outside."""
+    rows, cols = _crossed_bands(strength, quad)
+    dy = int(rows[0] - rows[SIZE] >= 0.5) * -1 + int(rows[SIZE + 1] - rows[1] >= 0.5)
+    dx = int(cols[0] - cols[SIZE] >= 0.5) * -1 + int(cols[SIZE + 1] - cols[1] >= 0.5)
+    support = lattice_support(strength, quad)
+    if dx or dy:
+        moved = refine(strength, _shifted(quad, dx, dy))
+        if _sane(moved, shape):
+            gain = lattice_support(strength, moved)
+            if gain >= support:
+                return gain, moved
+    return support, quad
 
 
 def _sane(quad: Quad, shape: tuple[int, ...]) -> bool:
