@@ -32,16 +32,16 @@ import time
 
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")  # one core, as the target says, before numpy loads
-from collections import Counter
-from pathlib import Path
+from collections import Counter  # noqa: E402
+from pathlib import Path  # noqa: E402
 
-import cv2
-import numpy as np
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 
-from referee.rules.geometry import SIZE
-from referee.vision.cells import CLASSES
-from referee.vision.errors import VisionError
-from referee.vision.reader import DOUBTFUL, read_sheet
+from referee.rules.geometry import SIZE  # noqa: E402
+from referee.vision.cells import CLASSES  # noqa: E402
+from referee.vision.errors import VisionError  # noqa: E402
+from referee.vision.reader import DOUBTFUL, read_sheet  # noqa: E402
 
 STYLES = {"color": "color", "colour": "color", "graphite": "graphite", "pencil": "graphite"}
 """Style names in truth files, old and new, to the two the figures report."""

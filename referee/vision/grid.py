@@ -190,7 +190,9 @@ def _shifted(quad: Quad, dx: int, dy: int) -> Quad:
     return cv2.perspectiveTransform(moved.reshape(-1, 1, 2), h).reshape(4, 2).astype(np.float32)
 
 
-def _crossed_bands(strength: NDArray[np.float32], quad: Quad) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+def _crossed_bands(
+    strength: NDArray[np.float32], quad: Quad
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """For the bands of squares from one before the grid to one after it
     (13 each way): the share of the grid's twelve lines across the band
     that are seen in it, for row bands (crossed by the upright lines) and
