@@ -17,7 +17,7 @@ from flask import Flask
 from flask_wtf import CSRFProtect
 
 from referee.rules.words import plural
-from referee.web import database, migrations, security
+from referee.web import database, migrations, purge, security
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 csrf = CSRFProtect()
@@ -114,6 +114,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     database.init_app(app)
     migrations.init_app(app)
+    purge.init_app(app)
     security.init_app(app)
 
     from referee.web import dealer, errors, photo, sheets

@@ -12,12 +12,11 @@ models change."""
 from __future__ import annotations
 
 import json
-import secrets
 import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -29,11 +28,10 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Engine, text
 
 from referee.store import schema
-from referee.store.db import engine_url, make_engine, session_factory
+from referee.store.db import make_engine, session_factory
 from referee.store.models import Base, utcnow
 from referee.table import open_table, records
 from referee.table import sheets as table_sheets
-from tests.web.test_postgres import REQUIRED, URL, _unavailable
 
 ROOT = Path(__file__).resolve().parents[2]
 BEFORE = ROOT / "tests" / "data" / "schema_before_migrations"
@@ -47,41 +45,6 @@ JSON_COLUMNS = {
 }
 TIME_COLUMNS = {"created_at", "updated_at", "scored_at"}
 LIFETIME = timedelta(days=30)
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def new_database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[], str]]:
-    """Makes empty databases of one kind: SQLite files, or PostgreSQL schemas
-    (the URL sets ``search_path``, so the app sees only that schema)."""
-    made: list[str] = []
-    if request.param == "sqlite":
-
-        def sqlite() -> str:
-            made.append(f"sqlite:///{tmp_path / f'db{len(made)}.sqlite'}")
-            return made[-1]
-
-        yield sqlite
-        return
-    reason = _unavailable()
-    if reason:
-        if REQUIRED:
-            pytest.fail(f"{reason}, and REFEREE_REQUIRE_POSTGRES=1")
-        pytest.skip(reason)
-    admin = make_engine(URL)
-
-    def postgres() -> str:
-        name = f"migrations_{secrets.token_hex(6)}"
-        with admin.begin() as connection:
-            connection.execute(text(f"CREATE SCHEMA {name}"))
-        made.append(name)
-        base = engine_url(URL)
-        return f"{base}{'&' if '?' in base else '?'}options=-csearch_path%3D{name}"
-
-    yield postgres
-    with admin.begin() as connection:
-        for name in made:
-            connection.execute(text(f"DROP SCHEMA {name} CASCADE"))
-    admin.dispose()
 
 
 def schema_before_migrations(engine: Engine) -> None:
