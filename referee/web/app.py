@@ -17,7 +17,7 @@ from flask import Flask
 from flask_wtf import CSRFProtect
 
 from referee.rules.words import plural
-from referee.web import database, migrations, purge, security
+from referee.web import assets, compression, database, migrations, purge, security
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 csrf = CSRFProtect()
@@ -116,6 +116,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     migrations.init_app(app)
     purge.init_app(app)
     security.init_app(app)
+    compression.init_app(app)
+    assets.init_app(app)
 
     from referee.web import dealer, errors, photo, sheets
 
