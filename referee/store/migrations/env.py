@@ -28,8 +28,12 @@ target_metadata = Base.metadata
 
 
 def run_offline() -> None:
-    """``--sql``: print the SQL for a database named by ``-x url=...`` instead of running it."""
-    url = context.get_x_argument(as_dictionary=True).get("url") or config.get_main_option("sqlalchemy.url")
+    """``--sql``: print the SQL for the app's database (or one named by ``-x url=...``)
+    instead of running it."""
+    engine = config.attributes.get("engine")
+    url = context.get_x_argument(as_dictionary=True).get("url") or (
+        engine.url if isinstance(engine, Engine) else None
+    )
     if not url:
         raise RuntimeError("Name the database whose SQL to print: -x url=postgresql://...")
     context.configure(url=url, target_metadata=target_metadata, literal_binds=True)
