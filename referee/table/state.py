@@ -10,7 +10,7 @@ idle past its lifetime (410), and ``purge_expired`` deletes such tables for good
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from sqlalchemy import delete
 from sqlalchemy.orm import Session
@@ -23,17 +23,12 @@ from referee.table.deal import SEASONS, dealt, map_side_of, setup_of
 from referee.table.errors import NOT_FOUND, NoSuchTable, Refused, TableExpired
 
 
-def expired_before(lifetime: timedelta) -> datetime:
-    """A table last touched before this moment has expired."""
-    return utcnow() - lifetime
-
-
 def find_table(session: Session, code: str, lifetime: timedelta) -> GameTable:
     """The table with this join code (as typed), unless none has it or it expired."""
     table = stored.find_table(session, code)
     if table is None:
         raise no_such_table(code)
-    if table.updated_at < expired_before(lifetime):
+    if table.updated_at < utcnow() - lifetime:
         raise TableExpired(
             f"Table {table.code} expired after {lifetime.days} days without a reveal; start a new one."
         )
@@ -43,24 +38,6 @@ def find_table(session: Session, code: str, lifetime: timedelta) -> GameTable:
 def no_such_table(code: str) -> NoSuchTable:
     """The refusal for a code no table holds, naming the code as it was read."""
     return NoSuchTable(f"No table has the code {stored.normalise_code(code)[:16]}; check it with the host.")
-
-
-def purge_expired(session: Session, lifetime: timedelta) -> int:
-    """Delete every table that has expired (its pages already answer 410),
-    with its seats, sheets and scores; how many tables went.
-
-    One DELETE of the tables: the schema's foreign keys cascade it to the
-    seats and from them to the sheets and scores (``ON DELETE CASCADE``),
-    so nothing is left pointing at a table that is gone. A table revealed
-    meanwhile has a new ``updated_at`` and stays."""
-    statement = (
-        delete(GameTable)
-        .where(GameTable.updated_at < expired_before(lifetime))
-        .execution_options(synchronize_session=False)
-    )
-    result = session.connection().execute(statement)
-    session.commit()
-    return int(result.rowcount)
 
 
 def open_table(session: Session, code: str, lifetime: timedelta) -> Table:
@@ -164,3 +141,21 @@ class Table:
         monster drawn now most likely belongs to; None before any this season."""
         revealed = self.ambushes_revealed(s)
         return revealed[-1] if revealed else None
+
+
+def purge_expired(session: Session, lifetime: timedelta) -> int:
+    """Delete every table that has expired (its pages already answer 410),
+    with its seats, sheets and scores; how many tables went.
+
+    One DELETE of the tables: the schema's foreign keys cascade it to the
+    seats and from them to the sheets and scores (``ON DELETE CASCADE``),
+    so nothing is left pointing at a table that is gone. A table revealed
+    meanwhile has a new ``updated_at`` and stays."""
+    statement = (
+        delete(GameTable)
+        .where(GameTable.updated_at < utcnow() - lifetime)  # find_table's rule
+        .execution_options(synchronize_session=False)
+    )
+    result = session.connection().execute(statement)
+    session.commit()
+    return int(result.rowcount)
