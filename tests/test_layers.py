@@ -37,8 +37,8 @@ FORBIDDEN = {
     "table": {"flask", "flask_wtf", "werkzeug", "wtforms", "markupsafe", "cv2"},
     "web": {"sqlalchemy"},
 }
-#: The one web module that wires the app to the database.
-WIRING = {"referee.web.database": {"store"}}
+#: The web modules that wire the app to the database: its sessions, and the migrations' commands.
+WIRING = {"referee.web.database": {"store"}, "referee.web.migrations": {"store"}}
 WIRING_LIBRARIES = {"referee.web.database": {"sqlalchemy"}}
 
 

@@ -2,7 +2,8 @@
 
 ``models`` holds the tables and seats (and owns ``Base``), ``sheets`` the
 players' sheets and score records, ``tables`` the conditional UPDATE that
-advances a table, and ``db`` builds the engine and creates the schema. No
+advances a table, ``db`` builds the engine and opens sessions, and
+``schema`` brings the database up to the newest of the ``migrations``. No
 Flask here: the app's per-request session is ``referee.web.database``.
 """
 

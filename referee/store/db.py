@@ -12,15 +12,12 @@ other's locks.
 from __future__ import annotations
 
 import sqlite3
-import time
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
-import referee.store.sheets  # noqa: F401  (registers the sheet models on Base)
-from referee.store.models import Base
+from referee.store import schema
 
 #: How long (ms) an SQLite writer waits for another writer before giving up.
 SQLITE_BUSY_TIMEOUT_MS = 10_000
@@ -58,33 +55,23 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
-#: How many times a start looks again when another process created the schema meanwhile.
-SCHEMA_ATTEMPTS = 5
-
-
 def create_schema(engine: Engine) -> None:
-    """Create the tables that are missing (tables, seats, sheets, scores);
-    existing tables and their rows are left as they are.
-
-    Several server workers starting at once on a new database may each find
-    a table missing and create it; all but one are then told it already
-    exists. That is no error: look again, and find the tables there."""
-    for attempt in range(1, SCHEMA_ATTEMPTS + 1):
-        try:
-            Base.metadata.create_all(engine)
-            return
-        except DBAPIError as error:
-            message = str(error.orig).lower()
-            created_meanwhile = "already exists" in message or "duplicate key" in message
-            if not created_meanwhile or attempt == SCHEMA_ATTEMPTS:
-                raise
-            time.sleep(0.05 * attempt)
+    """Bring the schema up to the newest migration (``referee.store.schema``):
+    a new database gets every table, an older one the migrations it lacks, and
+    one made before migrations is recognised; rows are kept. Several server
+    workers starting at once on a new database take turns under a lock, and
+    all but the first find nothing left to do."""
+    schema.upgrade(engine)
 
 
 def session_factory(url: str) -> sessionmaker[Session]:
-    """Sessions on the database at ``url``, its schema created first. Objects
+    """Sessions on the database at ``url``, its schema upgraded first. Objects
     stay readable after a commit (``expire_on_commit=False``): a page renders
     what it just saved."""
     engine = make_engine(url)
-    create_schema(engine)
+    try:
+        create_schema(engine)
+    except BaseException:
+        engine.dispose()  # the process will not start: close its connections now
+        raise
     return sessionmaker(engine, expire_on_commit=False)

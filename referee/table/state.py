@@ -4,7 +4,7 @@ A table row stores a setup and a number of reveals; ``Table`` puts the deal
 and the position beside it, and answers what the sheet pages ask: which
 season is on, whether a season has ended, which ambush cards are out. Finding
 a table by its join code refuses a code nobody holds (404) and a table left
-idle past its lifetime (410).
+idle past its lifetime (410), and ``purge_expired`` deletes such tables for good.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
+from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
 from referee.rules import data, deck, heroes
@@ -140,3 +141,21 @@ class Table:
         monster drawn now most likely belongs to; None before any this season."""
         revealed = self.ambushes_revealed(s)
         return revealed[-1] if revealed else None
+
+
+def purge_expired(session: Session, lifetime: timedelta) -> int:
+    """Delete every table that has expired (its pages already answer 410),
+    with its seats, sheets and scores; how many tables went.
+
+    One DELETE of the tables: the schema's foreign keys cascade it to the
+    seats and from them to the sheets and scores (``ON DELETE CASCADE``),
+    so nothing is left pointing at a table that is gone. A table revealed
+    meanwhile has a new ``updated_at`` and stays."""
+    statement = (
+        delete(GameTable)
+        .where(GameTable.updated_at < utcnow() - lifetime)  # find_table's rule
+        .execution_options(synchronize_session=False)
+    )
+    result = session.connection().execute(statement)
+    session.commit()
+    return int(result.rowcount)

@@ -17,7 +17,7 @@ from flask import Flask
 from flask_wtf import CSRFProtect
 
 from referee.rules.words import plural
-from referee.web import database, security
+from referee.web import assets, compression, database, migrations, purge, security
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 csrf = CSRFProtect()
@@ -113,7 +113,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.add_template_filter(plural)  # {{ n|plural("square") }}: "1 square", "2 squares"
     csrf.init_app(app)
     database.init_app(app)
+    migrations.init_app(app)
+    purge.init_app(app)
     security.init_app(app)
+    compression.init_app(app)
+    assets.init_app(app)
 
     from referee.web import dealer, errors, photo, sheets
 

@@ -1,0 +1,1 @@
+"""One migration per file; Alembic skips this one."""
