@@ -1,12 +1,19 @@
-// Keeps a table page current: polls the table's state once a second (the
-// server answers 304 while nothing changed) and swaps in the new panel; on the
-// host page, Reveal and Undo are sent without leaving the page.
+// Keeps a table page current. The server pushes each reveal over an event
+// stream (EventSource, /t/<code>/events): a follower or TV is sent the new
+// panel itself, the host the number of taps. While the stream is down, or
+// where EventSource is missing, the page polls the table's state once a second
+// (the server answers 304 while nothing changed) and fetches the new panel.
+// When neither answers, a "reconnecting" mark says the card may be stale.
+// On the host page, Reveal and Undo are sent without leaving the page.
 (function () {
   "use strict";
   var root = document.getElementById("table");
   if (!root) return;
   var pollMs = parseInt(root.dataset.pollMs, 10) || 1000;
   var busy = false;
+  var stream = null; // the EventSource, while the page has one
+  var streaming = false; // the stream is open: no need to poll
+  var RESTREAM_MS = 30000; // after the server refused a stream, poll this long before trying again
 
   function panel() { return document.getElementById("panel"); }
   function taps() { return parseInt(panel().dataset.taps, 10); }
@@ -36,32 +43,78 @@
     box.hidden = !text;
   }
 
+  // Swap in a panel (the HTML of #panel, from the stream or the panel URL).
+  function showPanel(html, message) {
+    var holder = document.createElement("div");
+    holder.innerHTML = html;
+    var fresh = holder.querySelector("#panel");
+    var before = taps();
+    if (fresh) panel().replaceWith(fresh);
+    // Once cards are out, fold the invitation away so the card is what the host sees.
+    var invite = document.querySelector("details.invite");
+    if (invite && taps() > 0) invite.open = false;
+    if (message) showMessage(message);
+    fitDock();
+    if (taps() > before) showNewCard();
+  }
+
   function refresh(message) {
     return fetch(root.dataset.panelUrl, { headers: { Accept: "text/html" }, cache: "no-store" })
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r); })
-      .then(function (html) {
-        var holder = document.createElement("div");
-        holder.innerHTML = html;
-        var fresh = holder.querySelector("#panel");
-        var before = taps();
-        if (fresh) panel().replaceWith(fresh);
-        // Once cards are out, fold the invitation away so the card is what the host sees.
-        var invite = document.querySelector("details.invite");
-        if (invite && taps() > 0) invite.open = false;
-        if (message) showMessage(message);
-        fitDock();
-        if (taps() > before) showNewCard();
-      });
+      .then(function (html) { showPanel(html, message); });
   }
 
+  // The mark that the page has lost the server (shown) or has it again (hidden).
+  function connected(yes) {
+    var mark = document.getElementById("reconnecting");
+    if (mark) mark.hidden = yes;
+  }
+
+  // --- Server push -----------------------------------------------------------
+  function streamUrl() {
+    var url = root.dataset.eventsUrl;
+    return url + (url.indexOf("?") < 0 ? "?" : "&") + "taps=" + taps();
+  }
+
+  function startStream() {
+    if (!window.EventSource || !root.dataset.eventsUrl) return;
+    stream = new EventSource(streamUrl());
+    stream.onopen = function () {
+      streaming = true;
+      connected(true);
+    };
+    // A follower or TV: the new panel itself.
+    stream.addEventListener("panel", function (event) {
+      if (!busy && parseInt(event.lastEventId, 10) !== taps()) showPanel(event.data);
+    });
+    // The host: how many taps; the host's own panel is fetched.
+    stream.addEventListener("taps", function (event) {
+      if (!busy && parseInt(event.data, 10) !== taps()) refresh();
+    });
+    stream.onerror = function () {
+      streaming = false; // polling takes over until the stream is open again
+      if (stream.readyState === EventSource.CLOSED) {
+        // The server refused the stream (an error status): the browser gives
+        // up on it, so the page polls and tries a new stream later.
+        stream = null;
+        window.setTimeout(startStream, RESTREAM_MS);
+      }
+    };
+  }
+
+  // --- Polling, the fallback ---------------------------------------------------
   function poll() {
-    if (busy || document.hidden) return schedule();
+    if (streaming || busy || document.hidden) return schedule();
     fetch(root.dataset.stateUrl, { headers: { Accept: "application/json" }, cache: "no-cache" })
-      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (r) {
+        if (r.status >= 500) return Promise.reject(r); // a proxy with no server behind it
+        connected(true);
+        return r.ok ? r.json() : null;
+      })
       .then(function (state) {
         if (state && state.taps !== taps() && !busy) return refresh();
       })
-      .catch(function () { /* offline for a moment: try again next time */ })
+      .catch(function () { if (!streaming) connected(false); /* try again next time */ })
       .then(schedule, schedule);
   }
 
@@ -94,5 +147,6 @@
 
   fitDock();
   window.addEventListener("resize", fitDock);
+  startStream();
   schedule();
 })();

@@ -3,6 +3,7 @@ create a table and reveal through the real forms (CSRF token included)."""
 
 from __future__ import annotations
 
+import http.client
 import http.cookiejar
 import re
 import threading
@@ -150,3 +151,48 @@ def simultaneous_taps(
 
     with ThreadPoolExecutor(count) as pool:
         return list(pool.map(lambda _: tap(), range(count)))
+
+
+class EventStream:
+    """A table page's event stream (``/t/<code>/events``), read as a browser's
+    ``EventSource`` reads it: one event at a time, comments counted apart."""
+
+    def __init__(
+        self, base: str, path: str, headers: dict[str, str] | None = None, timeout: float = 15
+    ) -> None:
+        parts = urllib.parse.urlsplit(base)
+        self.connection = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=timeout)
+        self.connection.request("GET", path, headers={"Accept": "text/event-stream", **(headers or {})})
+        self.response = self.connection.getresponse()
+        self.status = self.response.status
+        self.headers = dict(self.response.getheaders())
+        self.comments = 0
+        self.retry: int | None = None
+
+    def next_event(self) -> tuple[str, str, str] | None:
+        """The next event as (name, id, data), or None when the server ended the stream."""
+        name, event_id, data = "message", "", []
+        while True:
+            line = self.response.readline().decode()
+            if not line:
+                return None
+            line = line.rstrip("\n")
+            if line == "":
+                if data or name != "message":
+                    return name, event_id, "\n".join(data)
+                continue
+            field, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if field == "":
+                self.comments += 1
+            elif field == "event":
+                name = value
+            elif field == "id":
+                event_id = value
+            elif field == "data":
+                data.append(value)
+            elif field == "retry":
+                self.retry = int(value)
+
+    def close(self) -> None:
+        self.connection.close()

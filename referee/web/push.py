@@ -1,0 +1,142 @@
+"""Server push: a table page keeps an event stream open and is sent each reveal.
+
+``GET /t/<code>/events`` answers ``text/event-stream`` (Server-Sent Events,
+read by the browser's ``EventSource``; see ``static/js/table.js``). After
+each reveal or undo every stream on the table gets one message: for a
+follower or a TV, ``event: panel`` with the new panel's HTML (rendered once
+per table and taps, ``panels``), so the page swaps it in without asking
+again; for the host, ``event: taps`` with the count alone, and the host's
+page fetches its own panel (it holds the host's token). The event's ``id``
+is the taps, so a reconnecting ``EventSource`` says in ``Last-Event-ID``
+what it shows, and is sent the panel at once if the table moved meanwhile.
+
+The stream holds no database connection: it waits on this process's board
+for the table (``referee.table.news``), which one feeder per process keeps
+current. A stream lasts five minutes (``REFEREE_STREAM_SECONDS``, less up
+to a fifth so that a hall's pages do not all reconnect at once), then ends
+and the browser reconnects after ``RETRY_MS``; meanwhile a comment line every
+``EVENTS_HEARTBEAT`` seconds keeps proxies from closing it and finds pages
+that are gone. ``X-Accel-Buffering: no`` and ``Cache-Control: no-transform``
+ask proxies (nginx) to pass each message on at once and not compress it.
+When the stream fails, the page falls back to polling ``/api/t/<code>``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections.abc import Iterator
+
+from flask import Blueprint, Flask, Response, abort, current_app, request, stream_with_context
+from flask.typing import ResponseReturnValue
+
+from referee.table import GameTable
+from referee.table.news import GONE, Follower, News
+from referee.web import database
+from referee.web.dealer import MAX_TAPS, VIEWS, load
+from referee.web.inputs import whole_number
+from referee.web.panels import PanelCache, render_panel
+
+bp = Blueprint("push", __name__)
+
+EXTENSION = "referee.news"
+MESSAGES = "referee.push.messages"
+
+RETRY_MS = 1500
+"""How long a browser waits before reconnecting a stream that ended."""
+
+DEFAULTS = {
+    "EVENTS_HEARTBEAT": 15.0,
+    "NEWS_INTERVAL": 0.15,
+}
+"""Seconds: how often a stream sends a comment, and how often a process
+checks SQLite for reveals (PostgreSQL notifies instead)."""
+
+
+def stream_seconds(raw: str) -> float:
+    """``REFEREE_STREAM_SECONDS``: how long a stream lasts before the browser
+    reconnects, 1 to 3600 seconds, or a clear error at start-up."""
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 3600:
+        raise ValueError(
+            f"REFEREE_STREAM_SECONDS must be a whole number of seconds from 1 to 3600, not {raw!r}."
+        )
+    return float(raw)
+
+
+def init_app(app: Flask) -> None:
+    """One ``News`` per app (so per server process) on the app's database."""
+    for name, value in DEFAULTS.items():
+        app.config.setdefault(name, value)
+    if "EVENTS_LIFETIME" not in app.config:
+        app.config["EVENTS_LIFETIME"] = stream_seconds(os.environ.get("REFEREE_STREAM_SECONDS", "300"))
+    app.extensions[EXTENSION] = News(database.engine_of(app), interval=app.config["NEWS_INTERVAL"])
+    app.extensions[MESSAGES] = PanelCache()
+
+
+def news_of(app: Flask) -> News:
+    news: News = app.extensions[EXTENSION]
+    return news
+
+
+def event(name: str, taps: int, data: str) -> str:
+    """One Server-Sent Event: its name, ``id`` (the taps) and ``data``, one
+    ``data:`` line per line of text."""
+    lines = data.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return f"event: {name}\nid: {taps}\n" + "".join(f"data: {line}\n" for line in lines) + "\n"
+
+
+def message(table: GameTable, mode: str, taps: int) -> str:
+    """What a page in ``mode`` is sent when the table reaches ``taps``: built
+    once per process for all the pages of a table, like the panel it holds."""
+    if mode == "host":
+        return event("taps", taps, str(taps))
+
+    def build() -> str:
+        html = render_panel(table, mode, taps)
+        return event("panel", taps, "\n".join(line.strip() for line in html.splitlines() if line.strip()))
+
+    messages: PanelCache = current_app.extensions[MESSAGES]
+    return messages.get((table.code, mode, taps, table.deal_version), build)
+
+
+def stream(
+    table: GameTable, mode: str, seen: int | None, follower: Follower, lifetime: float, heartbeat: float
+) -> Iterator[str]:
+    """The messages of one stream until its lifetime ends, the table is
+    deleted, or the page goes (the server then closes the generator)."""
+    try:
+        yield f"retry: {RETRY_MS}\n\n"  # sent at once: the page knows the stream is open
+        end = time.monotonic() + lifetime * random.uniform(0.8, 1.0)
+        while (left := end - time.monotonic()) > 0:
+            taps = follower.wait(seen, min(heartbeat, left))
+            if taps == GONE:
+                return
+            if taps is None:
+                yield ": keep-alive\n\n"
+                continue
+            seen = taps
+            yield message(table, mode, taps)
+    finally:
+        follower.close()
+
+
+@bp.get("/t/<code>/events")
+def events(code: str) -> ResponseReturnValue:
+    """A table page's event stream (404 or 410 with a sentence for a code
+    that is not an open table)."""
+    mode = request.args.get("mode", "follow")
+    if mode not in VIEWS:
+        abort(400, "A table page is shown for the host, a follower or a TV.")
+    table = load(code)
+    _ = table.player_names  # read the seats now: the session closes before the stream
+    seen = whole_number(request.headers.get("Last-Event-ID") or request.args.get("taps"), MAX_TAPS)
+    follower = news_of(current_app).follow(table.id)
+    database.close_session()  # hand the connection back: a stream may last minutes
+    config = current_app.config
+    body = stream(table, mode, seen, follower, config["EVENTS_LIFETIME"], config["EVENTS_HEARTBEAT"])
+    response = Response(stream_with_context(body), mimetype="text/event-stream")
+    response.call_on_close(follower.close)  # also when the page went before the stream began
+    response.headers["Cache-Control"] = "no-cache, no-transform"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response
