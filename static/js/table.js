@@ -11,8 +11,9 @@
   if (!root) return;
   var pollMs = parseInt(root.dataset.pollMs, 10) || 1000;
   var busy = false;
-  var stream = null; // the EventSource, while the page has one
   var streaming = false; // the stream is open: no need to poll
+  var polling = false; // the polling loop is running
+  var STREAM_WAIT_MS = 5000; // a stream not open by then (a buffering proxy?): poll meanwhile
   var RESTREAM_MS = 30000; // after the server refused a stream, poll this long before trying again
 
   function panel() { return document.getElementById("panel"); }
@@ -77,8 +78,9 @@
   }
 
   function startStream() {
-    if (!window.EventSource || !root.dataset.eventsUrl) return;
-    stream = new EventSource(streamUrl());
+    if (!window.EventSource || !root.dataset.eventsUrl) return startPolling();
+    var stream = new EventSource(streamUrl());
+    window.setTimeout(function () { if (!streaming) startPolling(); }, STREAM_WAIT_MS);
     stream.onopen = function () {
       streaming = true;
       connected(true);
@@ -93,18 +95,25 @@
     });
     stream.onerror = function () {
       streaming = false; // polling takes over until the stream is open again
+      startPolling();
       if (stream.readyState === EventSource.CLOSED) {
         // The server refused the stream (an error status): the browser gives
         // up on it, so the page polls and tries a new stream later.
-        stream = null;
         window.setTimeout(startStream, RESTREAM_MS);
       }
     };
   }
 
   // --- Polling, the fallback ---------------------------------------------------
+  function startPolling() {
+    if (polling) return;
+    polling = true;
+    schedule();
+  }
+
   function poll() {
-    if (streaming || busy || document.hidden) return schedule();
+    if (streaming) { polling = false; return; } // the stream is back: it takes over
+    if (busy || document.hidden) return schedule();
     fetch(root.dataset.stateUrl, { headers: { Accept: "application/json" }, cache: "no-cache" })
       .then(function (r) {
         if (r.status >= 500) return Promise.reject(r); // a proxy with no server behind it
@@ -148,5 +157,4 @@
   fitDock();
   window.addEventListener("resize", fitDock);
   startStream();
-  schedule();
 })();
