@@ -10,15 +10,16 @@ table moved on (409). Followers poll for the number of reveals alone.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from sqlalchemy.orm import Session
 
 from referee.rules import deck
 from referee.store import tables as stored
-from referee.store.models import GameTable, Seat
+from referee.store.models import GameTable, Seat, utcnow
 from referee.table.deal import dealt, setup_of
 from referee.table.errors import CONFLICT, Refused
-from referee.table.state import no_such_table
+from referee.table.state import expired, no_such_table
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,18 @@ def poll(session: Session, code: str) -> Poll:
     if row is None:
         raise no_such_table(code)
     table_id, taps, _updated = row
+    return Poll(table_id, taps)
+
+
+def watch(session: Session, code: str, lifetime: timedelta) -> Poll:
+    """What a page about to wait for reveals needs: the table's id and taps,
+    in one light read, unless no table has the code (404) or it expired (410)."""
+    row = stored.peek(session, code)
+    if row is None:
+        raise no_such_table(code)
+    table_id, taps, updated = row
+    if updated < utcnow() - lifetime:
+        raise expired(stored.normalise_code(code), lifetime)
     return Poll(table_id, taps)
 
 

@@ -3,7 +3,7 @@
 A thousand followers of one table are shown the same panel after each reveal:
 the follower's and the TV's panels hold nothing of the person looking (no
 token, no form). So each process keeps the last few hundred of them, keyed by
-table code, view, taps and the deal's version, and renders a panel only the
+table (its code and id), view, taps and the deal's version, and renders a panel only the
 first time it is asked for: the event streams (``push``) and the panel route
 that polling pages fetch (``dealer.panel``) share it. The host's panel carries
 the host's token and a CSRF token, so it is rendered per request, never kept.
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
 from flask import Flask, current_app, render_template
 
@@ -28,12 +28,12 @@ SIZE = 512
 
 EXTENSION = "referee.panels"
 
-Key = tuple[str, str, int, int]
+Key = tuple[Hashable, ...]
 
 
 class PanelCache:
-    """A bounded map from (code, view, taps, deal version) to the panel's HTML,
-    dropping the least recently used. ``renders`` counts the misses."""
+    """A bounded map from a key (a table, a view, taps) to the text shown for
+    it, dropping the least recently used. ``renders`` counts the misses."""
 
     def __init__(self, size: int = SIZE) -> None:
         self.size = size
@@ -76,4 +76,5 @@ def render_panel(table: GameTable, mode: str, taps: int | None = None, token: st
 
     if mode not in SHARED_VIEWS:
         return render()
-    return cache_of(current_app).get((table.code, mode, shown, table.deal_version), render)
+    key = (table.code, table.id, table.deal_version, mode, shown)
+    return cache_of(current_app).get(key, render)

@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from flask import Blueprint, Flask, Response, abort, current_app, request, stream_with_context
 from flask.typing import ResponseReturnValue
 
-from referee.table import GameTable
+from referee.table import hosting, normalise_code
 from referee.table.news import GONE, Follower, News
 from referee.web import database
 from referee.web.dealer import MAX_TAPS, VIEWS, load
@@ -86,22 +86,26 @@ def event(name: str, taps: int, data: str) -> str:
     return f"event: {name}\nid: {taps}\n" + "".join(f"data: {line}\n" for line in lines) + "\n"
 
 
-def message(table: GameTable, mode: str, taps: int) -> str:
+def message(code: str, table_id: int, mode: str, taps: int) -> str:
     """What a page in ``mode`` is sent when the table reaches ``taps``: built
-    once per process for all the pages of a table, like the panel it holds."""
+    once per process for all the pages of a table (the first page to need it
+    reads the table, and the panel comes from the shared cache)."""
     if mode == "host":
         return event("taps", taps, str(taps))
 
     def build() -> str:
-        html = render_panel(table, mode, taps)
+        try:
+            html = render_panel(load(code), mode, taps)
+        finally:
+            database.close_session()
         return event("panel", taps, "\n".join(line.strip() for line in html.splitlines() if line.strip()))
 
     messages: PanelCache = current_app.extensions[MESSAGES]
-    return messages.get((table.code, mode, taps, table.deal_version), build)
+    return messages.get((code, table_id, mode, taps), build)
 
 
 def stream(
-    table: GameTable, mode: str, seen: int | None, follower: Follower, lifetime: float, heartbeat: float
+    code: str, mode: str, seen: int | None, follower: Follower, lifetime: float, heartbeat: float
 ) -> Iterator[str]:
     """The messages of one stream until its lifetime ends, the table is
     deleted, or the page goes (the server then closes the generator)."""
@@ -116,7 +120,7 @@ def stream(
                 yield ": keep-alive\n\n"
                 continue
             seen = taps
-            yield message(table, mode, taps)
+            yield message(code, follower.table_id, mode, taps)
     finally:
         follower.close()
 
@@ -128,13 +132,13 @@ def events(code: str) -> ResponseReturnValue:
     mode = request.args.get("mode", "follow")
     if mode not in VIEWS:
         abort(400, "A table page is shown for the host, a follower or a TV.")
-    table = load(code)
-    _ = table.player_names  # read the seats now: the session closes before the stream
-    seen = whole_number(request.headers.get("Last-Event-ID") or request.args.get("taps"), MAX_TAPS)
-    follower = news_of(current_app).follow(table.id)
-    database.close_session()  # hand the connection back: a stream may last minutes
     config = current_app.config
-    body = stream(table, mode, seen, follower, config["EVENTS_LIFETIME"], config["EVENTS_HEARTBEAT"])
+    found = hosting.watch(database.get_session(), code, config["TABLE_LIFETIME"])  # 404, 410
+    seen = whole_number(request.headers.get("Last-Event-ID") or request.args.get("taps"), MAX_TAPS)
+    follower = news_of(current_app).follow(found.table_id)
+    database.close_session()  # hand the connection back: a stream may last minutes
+    code = normalise_code(code)
+    body = stream(code, mode, seen, follower, config["EVENTS_LIFETIME"], config["EVENTS_HEARTBEAT"])
     response = Response(stream_with_context(body), mimetype="text/event-stream")
     response.call_on_close(follower.close)  # also when the page went before the stream began
     response.headers["Cache-Control"] = "no-cache, no-transform"

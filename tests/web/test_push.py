@@ -141,9 +141,9 @@ def test_the_cache_is_bounded(push_app: Flask) -> None:
     cache = cache_of(push_app)
     cache.size = 3
     for n in range(5):
-        assert cache.get(("T", "follow", n, 1), lambda n=n: f"panel {n}") == f"panel {n}"
-    assert cache.get(("T", "follow", 4, 1), lambda: "again") == "panel 4"
-    assert cache.get(("T", "follow", 0, 1), lambda: "again") == "again"  # the oldest was dropped
+        assert cache.get(("T", 1, 1, "follow", n), lambda n=n: f"panel {n}") == f"panel {n}"
+    assert cache.get(("T", 1, 1, "follow", 4), lambda: "again") == "panel 4"
+    assert cache.get(("T", 1, 1, "follow", 0), lambda: "again") == "again"  # the oldest was dropped
     assert cache.renders == 6
 
 
