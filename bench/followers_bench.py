@@ -170,23 +170,24 @@ async def stream_follower(
             run.errors.append(f"stream status {status}")
             return
         run.connected += 1
+        # Each event is one chunk, so a chunk's size line never splits one: find
+        # the panel events' ids in what arrives, keeping a tail cut by a read.
         buffer = b""
         while not stop.is_set():
-            size_line = await asyncio.wait_for(reader.readline(), max(0.1, deadline - time.monotonic()))
-            if not size_line:
+            data = await asyncio.wait_for(reader.read(1 << 16), max(0.1, deadline - time.monotonic()))
+            if not data:
                 run.errors.append("stream ended early")
                 return
-            size = int(size_line.split(b";")[0], 16)
-            chunk = await reader.readexactly(size + 2)
-            if size == 0:
-                run.errors.append("stream ended early")
-                return
-            buffer += chunk[:-2]
-            while (end := buffer.find(b"\n\n")) >= 0:
-                block, buffer = buffer[:end], buffer[end + 2 :]
-                if block.startswith(b"event: panel\nid: "):
-                    taps = int(block[17 : block.index(b"\n", 17)])
-                    run.shown.setdefault(taps, []).append(time.monotonic())
+            now = time.monotonic()
+            buffer += data
+            start = 0
+            while (at := buffer.find(b"event: panel\nid: ", start)) >= 0:
+                end = buffer.find(b"\n", at + 17)
+                if end < 0:
+                    break
+                run.shown.setdefault(int(buffer[at + 17 : end]), []).append(now)
+                start = end
+            buffer = buffer[max(start, len(buffer) - 64) :]
     except TimeoutError:
         if not stop.is_set():
             run.errors.append("stream silent past the end")

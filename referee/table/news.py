@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 GONE = -1
 """The taps a board reports once its table has been deleted."""
 
-WATCH_INTERVAL = 0.15
+WATCH_INTERVAL = 0.1
 """Seconds between two SQLite checks: a reveal reaches the pages within this."""
 
 LISTEN_TIMEOUT = 5.0

@@ -48,7 +48,7 @@ RETRY_MS = 1500
 
 DEFAULTS = {
     "EVENTS_HEARTBEAT": 15.0,
-    "NEWS_INTERVAL": 0.15,
+    "NEWS_INTERVAL": 0.1,
 }
 """Seconds: how often a stream sends a comment, and how often a process
 checks SQLite for reveals (PostgreSQL notifies instead)."""
