@@ -255,7 +255,9 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:.0f} ms" if seconds == seconds else "n/a"
 
 
-async def run_once(base: str, followers: int, reveals: int, every: float, mode: str) -> dict[str, Any]:
+async def run_once(
+    base: str, followers: int, reveals: int, every: float, mode: str, master: int | None
+) -> dict[str, Any]:
     parts = urllib.parse.urlsplit(base)
     host_name, port = parts.hostname or "127.0.0.1", parts.port or 80
     host = Host(base)
@@ -287,6 +289,7 @@ async def run_once(base: str, followers: int, reveals: int, every: float, mode: 
             run.errors.append(f"reveal status {status}")
         await asyncio.sleep(max(0.0, every - (time.monotonic() - tapped)))
     await asyncio.sleep(1.0)  # the last card's stragglers
+    memory = rss_megabytes(master) if master else None
     stop.set()
     for task in tasks:
         task.cancel()
@@ -311,6 +314,7 @@ async def run_once(base: str, followers: int, reveals: int, every: float, mode: 
         "delays": delays,
         "errors": run.errors,
         "load": (load_before, os.getloadavg()[0]),
+        "memory": memory,
     }
 
 
@@ -341,6 +345,8 @@ def report(result: dict[str, Any], cpu: float | None, seconds: float) -> None:
     line = f"  load average (1 min) before/after: {load[0]:.2f} / {load[1]:.2f}"
     if cpu is not None:
         line += f"; server CPU {cpu:.1f} s over {seconds:.0f} s ({cpu / seconds:.2f} cores)"
+    if result["memory"] is not None:
+        line += f", {result['memory']:.0f} MB resident with the streams open"
     print(line)
 
 
@@ -391,19 +397,33 @@ def start_server(database_url: str | None, folder: Path) -> tuple[subprocess.Pop
     sys.exit("gunicorn did not open its port")
 
 
-def cpu_seconds(master: int) -> float:
-    """User and system CPU of the server's master and workers so far."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0.0
+def server_processes(master: int) -> list[tuple[Path, list[str]]]:
+    """Each of the server's processes (master and workers): its /proc folder and stat fields."""
+    found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        pid, ppid = int(stat.parent.name), int(fields[1])
-        if pid == master or ppid == master:
-            total += (int(fields[11]) + int(fields[12])) / tick
-    return total
+        if int(stat.parent.name) == master or int(fields[1]) == master:
+            found.append((stat.parent, fields))
+    return found
+
+
+def cpu_seconds(master: int) -> float:
+    """User and system CPU of the server's master and workers so far."""
+    tick = os.sysconf("SC_CLK_TCK")
+    return sum((int(fields[11]) + int(fields[12])) / tick for _, fields in server_processes(master))
+
+
+def rss_megabytes(master: int) -> float:
+    """Resident memory of the server's master and workers now."""
+    total = 0
+    for folder, _ in server_processes(master):
+        for line in (folder / "status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
+    return total / 1024
 
 
 def main() -> None:
@@ -426,7 +446,8 @@ def main() -> None:
         try:
             for followers in args.followers:
                 cpu_before, started = (cpu_seconds(proc.pid) if proc else 0.0), time.monotonic()
-                result = asyncio.run(run_once(base, followers, args.reveals, args.every, args.mode))
+                master = proc.pid if proc else None
+                result = asyncio.run(run_once(base, followers, args.reveals, args.every, args.mode, master))
                 seconds = time.monotonic() - started
                 cpu = cpu_seconds(proc.pid) - cpu_before if proc else None
                 report(result, cpu, seconds)

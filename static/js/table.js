@@ -15,6 +15,8 @@
   var polling = false; // the polling loop is running
   var STREAM_WAIT_MS = 5000; // a stream not open by then (a buffering proxy?): poll meanwhile
   var RESTREAM_MS = 30000; // after the server refused a stream, poll this long before trying again
+  var CHECK_MS = 30000; // while streaming, ask once in a while whether the stream missed a reveal
+  var stream = null; // the EventSource, while the page has one
 
   function panel() { return document.getElementById("panel"); }
   function taps() { return parseInt(panel().dataset.taps, 10); }
@@ -79,29 +81,56 @@
 
   function startStream() {
     if (!window.EventSource || !root.dataset.eventsUrl) return startPolling();
-    var stream = new EventSource(streamUrl());
+    var source = new EventSource(streamUrl());
+    stream = source;
     window.setTimeout(function () { if (!streaming) startPolling(); }, STREAM_WAIT_MS);
-    stream.onopen = function () {
+    source.onopen = function () {
       streaming = true;
       connected(true);
     };
     // A follower or TV: the new panel itself.
-    stream.addEventListener("panel", function (event) {
+    source.addEventListener("panel", function (event) {
       if (!busy && parseInt(event.lastEventId, 10) !== taps()) showPanel(event.data);
     });
     // The host: how many taps; the host's own panel is fetched.
-    stream.addEventListener("taps", function (event) {
+    source.addEventListener("taps", function (event) {
       if (!busy && parseInt(event.data, 10) !== taps()) refresh();
     });
-    stream.onerror = function () {
+    source.onerror = function () {
       streaming = false; // polling takes over until the stream is open again
       startPolling();
-      if (stream.readyState === EventSource.CLOSED) {
+      if (source.readyState === EventSource.CLOSED) {
         // The server refused the stream (an error status): the browser gives
         // up on it, so the page polls and tries a new stream later.
+        stream = null;
         window.setTimeout(startStream, RESTREAM_MS);
       }
     };
+  }
+
+  function restartStream() {
+    if (stream) stream.close();
+    streaming = false;
+    startPolling();
+    startStream();
+  }
+
+  // A stream can die without a word (a phone moving from Wi-Fi to mobile data
+  // keeps a dead connection open), so now and then the page asks the state
+  // itself; if the server does not answer, or the stream has still not brought
+  // a reveal two seconds later, the page opens a new stream (polling covers
+  // the gap).
+  function checkStream() {
+    if (!streaming || busy || document.hidden) return;
+    fetch(root.dataset.stateUrl, { headers: { Accept: "application/json" }, cache: "no-cache" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (state) {
+        if (!state || state.taps === taps()) return;
+        window.setTimeout(function () {
+          if (streaming && taps() !== state.taps) restartStream();
+        }, 2000);
+      })
+      .catch(function () { if (streaming) restartStream(); });
   }
 
   // --- Polling, the fallback ---------------------------------------------------
@@ -157,4 +186,5 @@
   fitDock();
   window.addEventListener("resize", fitDock);
   startStream();
+  window.setInterval(checkStream, CHECK_MS);
 })();
