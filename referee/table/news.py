@@ -47,6 +47,12 @@ LISTEN_TIMEOUT = 5.0
 RETRY_AFTER = 1.0
 """Seconds before a feeder tries again after the database failed it."""
 
+HEAD_START = 0.002
+"""Seconds a PostgreSQL listener waits before waking the pages: the tap whose
+commit sent the notification, when this process made it, answers the host
+first instead of after every page's write (``hosting.reveal`` needs no query
+after its commit)."""
+
 
 class Board:
     """One table's taps as this process last heard them, and the pages waiting on it."""
@@ -203,6 +209,7 @@ class News:
                         listener = stored.MoveListener(self.engine)
                         self._check(table_ids)
                     for table_id, taps in listener.moves(LISTEN_TIMEOUT):
+                        time.sleep(HEAD_START)
                         self.hear(table_id, taps)
                 except Exception as error:  # psycopg's own errors too: the driver is used directly
                     if listener is None:

@@ -156,7 +156,7 @@ def _seen() -> int:
 def _moved(table: GameTable) -> ResponseReturnValue:
     """After a reveal or undo: the new state to a script, the host page to a browser."""
     if wants_json():
-        return jsonify(view_of(load(table.code)).state())
+        return jsonify(view_of(table).state())
     return redirect(url_for("dealer.host", code=table.code, token=request.form.get("host")), code=303)
 
 

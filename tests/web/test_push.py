@@ -259,3 +259,26 @@ def test_the_stream_lifetime_comes_from_the_environment(
     monkeypatch.setenv("REFEREE_STREAM_SECONDS", "90")
     app = make_app(f"sqlite:///{tmp_path / 'env.sqlite'}", tmp_path)
     assert app.config["EVENTS_LIFETIME"] == 90.0
+
+
+def test_a_reveal_is_answered_with_no_query_after_its_commit(
+    push_app: Flask, push_client: FlaskClient
+) -> None:
+    """On PostgreSQL the commit wakes this process's pages; a query after it
+    would make the host wait behind every page's write."""
+    code, token, page = create_table(push_client)
+    engine = engine_of(push_app)
+    statements: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement.split()[0].upper())
+
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        form = {"csrf_token": csrf_token(page), "host": token, "taps": "0"}
+        answer = push_client.post(f"/t/{code}/reveal", data=form, headers={"Accept": "application/json"})
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+    assert answer.status_code == 200 and answer.get_json()["taps"] == 1
+    assert answer.get_json()["turn"]  # the state of the table after the tap
+    assert statements[-1] == "UPDATE", statements
