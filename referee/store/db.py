@@ -22,6 +22,12 @@ from sqlalchemy.orm import Session, sessionmaker
 import referee.store.sheets  # noqa: F401  (registers the sheet models on Base)
 from referee.store.models import Base
 
+#: Connections a server process keeps open to PostgreSQL (and as many more
+#: it may open for a burst). A gevent worker serves hundreds of pages at once,
+#: and with SQLAlchemy's default of 5 kept, a hall's phones arriving together
+#: made it open and close a connection for nearly every request.
+POOL_SIZE = 10
+
 #: How long (ms) an SQLite writer waits for another writer before giving up.
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 
@@ -55,7 +61,7 @@ def make_engine(url: str) -> Engine:
         )
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(url, pool_pre_ping=True, pool_size=POOL_SIZE, max_overflow=POOL_SIZE)
 
 
 #: How many times a start looks again when another process created the schema meanwhile.

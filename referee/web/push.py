@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import os
 import random
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator
 
 from flask import Blueprint, Flask, Response, abort, current_app, request, stream_with_context
@@ -42,6 +44,7 @@ bp = Blueprint("push", __name__)
 
 EXTENSION = "referee.news"
 MESSAGES = "referee.push.messages"
+OPEN_TABLES = "referee.push.open_tables"
 
 RETRY_MS = 1500
 """How long a browser waits before reconnecting a stream that ended."""
@@ -72,6 +75,35 @@ def init_app(app: Flask) -> None:
         app.config["EVENTS_LIFETIME"] = stream_seconds(os.environ.get("REFEREE_STREAM_SECONDS", "300"))
     app.extensions[EXTENSION] = News(database.engine_of(app), interval=app.config["NEWS_INTERVAL"])
     app.extensions[MESSAGES] = PanelCache()
+    app.extensions[OPEN_TABLES] = OpenTables()
+
+
+class OpenTables:
+    """Join codes this process found to be open tables a moment ago, and
+    their ids. A hall's phones arrive together and reconnect every few
+    minutes: the first of each table asks the database, and the others,
+    for a minute, do not. A table deleted meanwhile ends its streams
+    (``news.GONE``); one expiring meanwhile streams a minute longer."""
+
+    def __init__(self, seconds: float = 60.0, size: int = 1024) -> None:
+        self.seconds = seconds
+        self.size = size
+        self._found: OrderedDict[str, tuple[int, float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, code: str) -> int | None:
+        with self._lock:
+            found = self._found.get(code)
+            if found is None or time.monotonic() - found[1] > self.seconds:
+                return None
+            return found[0]
+
+    def put(self, code: str, table_id: int) -> None:
+        with self._lock:
+            self._found[code] = (table_id, time.monotonic())
+            self._found.move_to_end(code)
+            while len(self._found) > self.size:
+                self._found.popitem(last=False)
 
 
 def news_of(app: Flask) -> News:
@@ -133,11 +165,15 @@ def events(code: str) -> ResponseReturnValue:
     if mode not in VIEWS:
         abort(400, "A table page is shown for the host, a follower or a TV.")
     config = current_app.config
-    found = hosting.watch(database.get_session(), code, config["TABLE_LIFETIME"])  # 404, 410
-    seen = whole_number(request.headers.get("Last-Event-ID") or request.args.get("taps"), MAX_TAPS)
-    follower = news_of(current_app).follow(found.table_id)
-    database.close_session()  # hand the connection back: a stream may last minutes
     code = normalise_code(code)
+    recent: OpenTables = current_app.extensions[OPEN_TABLES]
+    table_id = recent.get(code)
+    if table_id is None:
+        table_id = hosting.watch(database.get_session(), code, config["TABLE_LIFETIME"]).table_id  # 404, 410
+        recent.put(code, table_id)
+    seen = whole_number(request.headers.get("Last-Event-ID") or request.args.get("taps"), MAX_TAPS)
+    follower = news_of(current_app).follow(table_id)
+    database.close_session()  # hand the connection back: a stream may last minutes
     body = stream(code, mode, seen, follower, config["EVENTS_LIFETIME"], config["EVENTS_HEARTBEAT"])
     response = Response(stream_with_context(body), mimetype="text/event-stream")
     response.call_on_close(follower.close)  # also when the page went before the stream began

@@ -282,3 +282,27 @@ def test_a_reveal_is_answered_with_no_query_after_its_commit(
     assert answer.status_code == 200 and answer.get_json()["taps"] == 1
     assert answer.get_json()["turn"]  # the state of the table after the tap
     assert statements[-1] == "UPDATE", statements
+
+
+def test_pages_arriving_together_ask_the_database_once(push_app: Flask, server: LiveServer) -> None:
+    """The first stream of a table in a process reads the table (and its
+    taps); the next ones, within a minute, start without a query."""
+    code, _ = live_table(Browserless(server.url))
+    engine = engine_of(push_app)
+    statements: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if "game_tables" in statement and threading.current_thread().name != "referee-news":
+            statements.append(statement)
+
+    event.listen(engine, "before_cursor_execute", record)
+    streams = []
+    try:
+        for _ in range(10):
+            streams.append(EventStream(server.url, f"/t/{code.lower()}/events?taps=0"))
+            assert streams[-1].status == 200
+        assert len(statements) == 2, statements  # the table's id and age, then its taps
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+        for stream in streams:
+            stream.close()
