@@ -135,7 +135,7 @@ class News:
         follower = Follower(self, table_id, board)
         if fresh:
             try:
-                self._check([table_id])
+                self._check([table_id], first=True)
             except BaseException:
                 follower.close()
                 raise
@@ -147,10 +147,22 @@ class News:
             if board.pages <= 0 and self._boards.get(table_id) is board:
                 del self._boards[table_id]
 
-    def watched(self) -> list[int] | None:
-        """The tables pages wait on; None when there are none, and the feeder
-        that asked must stop (a later page starts another)."""
+    @property
+    def waiting(self) -> int:
+        """How many tables pages wait on in this process."""
+        return len(self._boards)
+
+    @property
+    def feeding(self) -> bool:
+        """Whether this process's feeder is running (only while pages wait, and a moment after)."""
+        return self._feeder is not None
+
+    def _round(self) -> list[int] | None:
+        """For the feeder: the tables pages wait on, or None when there are
+        none and it must stop (a later page starts another)."""
         with self._lock:
+            if self._feeder is not threading.current_thread():
+                return None
             if not self._boards:
                 self._feeder = None
                 return None
@@ -162,8 +174,10 @@ class News:
         if board is not None:
             board.hear(taps)
 
-    def _check(self, table_ids: list[int]) -> None:
-        """Read these tables' taps in one query and tell their boards."""
+    def _check(self, table_ids: list[int], first: bool = False) -> None:
+        """Read these tables' taps in one query and tell their boards. The
+        ``first`` read of a new board yields to a move heard meanwhile: on
+        PostgreSQL the notification may be newer than the read."""
         with self.sessions() as session:
             found = stored.taps_of(session, table_ids)
         self.checks += 1
@@ -172,7 +186,7 @@ class News:
             if board is None:
                 continue
             taps = found.get(table_id, GONE)
-            if board.taps is None:
+            if first:
                 board.settle(taps)
             else:
                 board.hear(taps)
@@ -185,12 +199,13 @@ class News:
                 self._watch()
         except BaseException:  # never leave pages waiting on a feeder that died
             with self._lock:
-                self._feeder = None
+                if self._feeder is threading.current_thread():
+                    self._feeder = None
             raise
 
     def _watch(self) -> None:
         """SQLite: one query for all watched tables every ``interval`` seconds."""
-        while (table_ids := self.watched()) is not None:
+        while (table_ids := self._round()) is not None:
             try:
                 self._check(table_ids)
             except SQLAlchemyError:
@@ -203,7 +218,7 @@ class News:
         read of every watched table catches what was committed meanwhile."""
         listener: stored.MoveListener | None = None
         try:
-            while (table_ids := self.watched()) is not None:
+            while (table_ids := self._round()) is not None:
                 try:
                     if listener is None:
                         listener = stored.MoveListener(self.engine)

@@ -20,7 +20,7 @@ from sqlalchemy import event, update
 
 from referee.store import GameTable
 from referee.store.models import utcnow
-from referee.table.news import GONE, News
+from referee.table.news import GONE, Board, News
 from referee.web.database import engine_of, get_session
 from referee.web.panels import cache_of
 from referee.web.push import event as sse_event
@@ -102,9 +102,9 @@ def test_a_reconnecting_page_is_sent_what_it_missed(push_app: Flask, server: Liv
     # The ended streams left no board behind, and the feeder stopped with the last one.
     news = news_of(push_app)
     deadline = time.monotonic() + 5
-    while news.watched() is not None and time.monotonic() < deadline:
+    while (news.waiting or news.feeding) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert news.watched() is None
+    assert news.waiting == 0 and not news.feeding
 
 
 def test_the_panel_is_rendered_once_per_table_and_taps(push_app: Flask, server: LiveServer) -> None:
@@ -239,6 +239,20 @@ def test_a_move_wakes_every_waiting_page(push_app: Flask, push_client: FlaskClie
     finally:
         for f in followers:
             f.close()
+
+
+def test_a_first_read_never_takes_a_board_back() -> None:
+    """A page's first read of a table may be older than a move the listener
+    heard meanwhile; the move stands. Later reads (the watcher's) are news."""
+    board = Board()
+    board.settle(3)
+    assert board.taps == 3
+    board.hear(5)
+    board.settle(4)
+    assert board.taps == 5
+    changed = board.changed
+    board.hear(4)  # an undo
+    assert board.taps == 4 and changed.is_set() and not board.changed.is_set()
 
 
 def test_an_event_has_one_data_line_per_line() -> None:
