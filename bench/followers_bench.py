@@ -199,28 +199,32 @@ async def stream_follower(
 
 
 async def poll_follower(host: str, port: int, code: str, run: Run, stop: asyncio.Event) -> None:
-    """The fallback: poll the state once a second; fetch the panel when it changed."""
-    try:
-        reader, writer = await asyncio.open_connection(host, port, limit=1 << 20)
-    except OSError as error:
-        run.errors.append(f"connect: {error}")
-        return
-    run.connected += 1
-    etag, seen = "", 0
-    try:
-        while not stop.is_set():
-            started = time.monotonic()
+    """The fallback: poll the state once a second (a kept-alive connection, as
+    a browser keeps one); fetch the panel when it changed. A broken connection
+    counts as an error, and the next poll opens a new one, as a browser does."""
+    connection: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+    etag, seen, first = "", 0, True
+    while not stop.is_set():
+        started = time.monotonic()
+        try:
+            if connection is None:
+                connection = await asyncio.open_connection(host, port, limit=1 << 20)
+                if first:
+                    run.connected += 1
+                    first = False
+            reader, writer = connection
             writer.write(request_bytes(host, f"/api/t/{code}", f"If-None-Match: {etag}\r\n" if etag else ""))
-            status, headers = await read_head(reader)
+            status, headers = await asyncio.wait_for(read_head(reader), 30)
             body = await read_body(reader, headers)
             run.requests.append(time.monotonic() - started)
             if status == 200:
                 etag = headers.get("etag", "")
-                taps = int(re.search(rb'"taps":\s*(\d+)', body).group(1))  # type: ignore[union-attr]
+                found = re.search(rb'"taps":\s*(\d+)', body)
+                taps = int(found.group(1)) if found else seen
                 if taps != seen:
                     fetched = time.monotonic()
                     writer.write(request_bytes(host, f"/t/{code}/panel"))
-                    status, headers = await read_head(reader)
+                    status, headers = await asyncio.wait_for(read_head(reader), 30)
                     await read_body(reader, headers)
                     run.requests.append(time.monotonic() - fetched)
                     if status == 200:
@@ -232,13 +236,17 @@ async def poll_follower(host: str, port: int, code: str, run: Run, stop: asyncio
                 run.errors.append(f"poll status {status}")
             if headers.get("connection", "").lower() == "close":
                 writer.close()
-                reader, writer = await asyncio.open_connection(host, port, limit=1 << 20)
-            await asyncio.sleep(max(0.0, POLL_SECONDS - (time.monotonic() - started)))
-    except (OSError, asyncio.IncompleteReadError, ValueError) as error:
-        if not stop.is_set():
+                connection = None
+        except (OSError, TimeoutError, asyncio.IncompleteReadError, ValueError) as error:
+            if stop.is_set():
+                break
             run.errors.append(f"poll: {type(error).__name__}")
-    finally:
-        writer.close()
+            if connection is not None:
+                connection[1].close()
+            connection = None
+        await asyncio.sleep(max(0.0, POLL_SECONDS - (time.monotonic() - started)))
+    if connection is not None:
+        connection[1].close()
 
 
 # --- one run ----------------------------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from referee.web.database import get_session
 from referee.web.errors import wants_json
 from referee.web.forms import SetupForm
 from referee.web.inputs import form_number
-from referee.web.panels import render_panel
+from referee.web.panels import render_panel, shared_state
 from referee.web.present import TableView, view_of
 
 bp = Blueprint("dealer", __name__)
@@ -137,7 +137,8 @@ def state(code: str) -> ResponseReturnValue:
     if request.if_none_match.contains(etag):
         response = Response(status=304)
     else:
-        response = jsonify(view_of(load(code)).state())
+        body = shared_state(normalise_code(code), poll.table_id, poll.taps, lambda: load(code))
+        response = Response(body, mimetype="application/json")
     response.set_etag(etag)
     response.headers["Cache-Control"] = "no-cache"
     return response

@@ -7,6 +7,7 @@ table (its code and id), view, taps and the deal's version, and renders a panel 
 first time it is asked for: the event streams (``push``) and the panel route
 that polling pages fetch (``dealer.panel``) share it. The host's panel carries
 the host's token and a CSRF token, so it is rendered per request, never kept.
+The small JSON state that polling pages fetch after a change is kept the same way.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ SIZE = 512
 """Panels kept per process: two views of 256 tables at one reveal each, a few hundred KB."""
 
 EXTENSION = "referee.panels"
+STATES = "referee.states"
 
 Key = tuple[Hashable, ...]
 
@@ -60,6 +62,7 @@ class PanelCache:
 
 def init_app(app: Flask) -> None:
     app.extensions[EXTENSION] = PanelCache(app.config.get("PANEL_CACHE_SIZE", SIZE))
+    app.extensions[STATES] = PanelCache(app.config.get("PANEL_CACHE_SIZE", SIZE))
 
 
 def cache_of(app: Flask) -> PanelCache:
@@ -78,3 +81,10 @@ def render_panel(table: GameTable, mode: str, taps: int | None = None, token: st
         return render()
     key = (table.code, table.id, table.deal_version, mode, shown)
     return cache_of(current_app).get(key, render)
+
+
+def shared_state(code: str, table_id: int, taps: int, table: Callable[[], GameTable]) -> str:
+    """The JSON state polling pages are sent after ``taps`` reveals, built once
+    per table and taps; ``table`` loads the table when it must be built."""
+    states: PanelCache = current_app.extensions[STATES]
+    return states.get((code, table_id, taps), lambda: current_app.json.dumps(view_of(table(), taps).state()))

@@ -22,7 +22,7 @@ from referee.store import GameTable
 from referee.store.models import utcnow
 from referee.table.news import GONE, Board, News
 from referee.web.database import engine_of, get_session
-from referee.web.panels import cache_of
+from referee.web.panels import STATES, cache_of
 from referee.web.push import event as sse_event
 from referee.web.push import news_of, stream_seconds
 from tests.browser import LiveServer
@@ -320,3 +320,15 @@ def test_pages_arriving_together_ask_the_database_once(push_app: Flask, server: 
         event.remove(engine, "before_cursor_execute", record)
         for stream in streams:
             stream.close()
+
+
+def test_the_polled_state_is_built_once_per_taps(push_app: Flask, push_client: FlaskClient) -> None:
+    code, token, _ = create_table(push_client)
+    states = push_app.extensions[STATES]
+    answers = [push_client.get(f"/api/t/{code.lower()}") for _ in range(4)]
+    assert {a.get_json()["taps"] for a in answers} == {0} and states.renders == 1
+    assert answers[0].headers["ETag"] and answers[0].mimetype == "application/json"
+    assert act(push_client, code, token, "reveal", 0).status_code == 303
+    after = [push_client.get(f"/api/t/{code}").get_json() for _ in range(3)]
+    assert after[0]["taps"] == 1 and after[0]["turn"] and after.count(after[0]) == 3
+    assert states.renders == 2
