@@ -19,6 +19,12 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from referee.store import schema
 
+#: Connections a server process keeps open to PostgreSQL (and as many more
+#: it may open for a burst). A gevent worker serves hundreds of pages at once,
+#: and with SQLAlchemy's default of 5 kept, a hall's phones arriving together
+#: made it open and close a connection for nearly every request.
+POOL_SIZE = 10
+
 #: How long (ms) an SQLite writer waits for another writer before giving up.
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 
@@ -52,7 +58,7 @@ def make_engine(url: str) -> Engine:
         )
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(url, pool_pre_ping=True, pool_size=POOL_SIZE, max_overflow=POOL_SIZE)
 
 
 def create_schema(engine: Engine) -> None:

@@ -8,13 +8,17 @@ SQLite or PostgreSQL and any number of server threads or processes.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import Engine, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from referee.store.models import CODE_ALPHABET, GameTable, Seat, digest, new_code, new_token, utcnow
+
+TAPS_CHANNEL = "referee_taps"
+"""The PostgreSQL notification channel a move is announced on, as ``"<table id> <taps>"``."""
 
 
 def normalise_code(text: str) -> str:
@@ -82,6 +86,50 @@ def move(session: Session, table_id: int, seen: int, step: int, total: int) -> b
         .values(taps=GameTable.taps + step, finished=target >= total, updated_at=utcnow())
         .execution_options(synchronize_session=False)
     )
-    result = session.connection().execute(statement)
+    connection = session.connection()
+    won = connection.execute(statement).rowcount == 1
+    if won and connection.dialect.name == "postgresql":
+        connection.execute(select(func.pg_notify(TAPS_CHANNEL, f"{table_id} {target}")))
     session.commit()
-    return result.rowcount == 1
+    return won
+
+
+def taps_of(session: Session, table_ids: list[int]) -> dict[int, int]:
+    """The taps of each of these tables that still exists, in one query."""
+    if not table_ids:
+        return {}
+    rows = session.execute(select(GameTable.id, GameTable.taps).where(GameTable.id.in_(table_ids)))
+    return {table_id: taps for table_id, taps in rows}
+
+
+class MoveListener:
+    """A connection of its own that LISTENs on ``TAPS_CHANNEL`` (PostgreSQL only).
+
+    It is kept apart from the pool, in autocommit, since a LISTEN inside an open
+    transaction would hear nothing until the transaction ended; one per server
+    process is enough however many pages are waiting (``referee.table.news``)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._connection = engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+        try:
+            self._connection.exec_driver_sql(f"LISTEN {TAPS_CHANNEL}")
+        except BaseException:
+            self.close()
+            raise
+
+    def moves(self, timeout: float) -> Iterator[tuple[int, int]]:
+        """(table id, taps) for each move committed, as they come, for up to ``timeout`` seconds.
+
+        Uses the psycopg 3 connection's own ``notifies``: it waits through
+        ``select``/``poll``, which gevent patches, so a waiting listener
+        leaves the rest of the process running."""
+        driver: Any = self._connection.connection.driver_connection
+        for note in driver.notifies(timeout=timeout):
+            table_id, _, taps = note.payload.partition(" ")
+            if table_id.isdigit() and taps.isdigit():
+                yield int(table_id), int(taps)
+
+    def close(self) -> None:
+        """Drop the connection for good (never back to the pool with a LISTEN on it)."""
+        self._connection.invalidate()
+        self._connection.close()

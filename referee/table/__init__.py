@@ -4,7 +4,8 @@ Setting up a table and revealing its cards (``hosting``), where it stands
 (``state``, its deal in ``deal``), each player's sheet through the seasons
 (``sheets``, checked by ``checks``, stored through ``records``), the ambushes'
 effects and the solo helper (``ambushes``), scoring a season (``scoring``),
-and the standings and exports (``standings``). Functions take a SQLAlchemy
+and the standings and exports (``standings``), and how each server process
+hears of a reveal for the pages waiting on it (``news``). Functions take a SQLAlchemy
 session and plain values, and return rows or dataclasses, or raise
 ``Refused`` with a status and a sentence. Nothing here imports Flask or
 ``referee.web``: a script, a test or another front end plays a table the

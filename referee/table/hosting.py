@@ -10,15 +10,17 @@ table moved on (409). Followers poll for the number of reveals alone.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from referee.rules import deck
 from referee.store import tables as stored
-from referee.store.models import GameTable, Seat
+from referee.store.models import GameTable, Seat, utcnow
 from referee.table.deal import dealt, setup_of
 from referee.table.errors import CONFLICT, Refused
-from referee.table.state import no_such_table
+from referee.table.state import expired, no_such_table
 
 
 @dataclass(frozen=True)
@@ -47,7 +49,7 @@ def reveal(session: Session, table: GameTable, seen: int) -> None:
         raise Refused(
             CONFLICT, "That card was already revealed (a second tap or another tab); the page now shows it."
         )
-    session.expire_all()  # the UPDATE bypassed the session: read the table afresh
+    _moved_to(session, table, seen + 1, total)
 
 
 def undo(session: Session, table: GameTable, seen: int) -> None:
@@ -60,7 +62,17 @@ def undo(session: Session, table: GameTable, seen: int) -> None:
             CONFLICT,
             "The table changed in the meantime (another tab or tap); the page now shows where it stands.",
         )
-    session.expire_all()  # the UPDATE bypassed the session: read the table afresh
+    _moved_to(session, table, seen - 1, total)
+
+
+def _moved_to(session: Session, table: GameTable, taps: int, total: int) -> None:
+    """The UPDATE bypassed the session: give the table row what the database
+    now holds. Set rather than read afresh, so that answering the tap needs
+    no query after its commit: on PostgreSQL the commit's NOTIFY sets this
+    process's pages going, and a query would wait behind them."""
+    set_committed_value(table, "taps", taps)
+    set_committed_value(table, "finished", taps >= total)
+    session.expire(table, ["updated_at"])
 
 
 @dataclass(frozen=True)
@@ -77,6 +89,18 @@ def poll(session: Session, code: str) -> Poll:
     if row is None:
         raise no_such_table(code)
     table_id, taps, _updated = row
+    return Poll(table_id, taps)
+
+
+def watch(session: Session, code: str, lifetime: timedelta) -> Poll:
+    """What a page about to wait for reveals needs: the table's id and taps,
+    in one light read, unless no table has the code (404) or it expired (410)."""
+    row = stored.peek(session, code)
+    if row is None:
+        raise no_such_table(code)
+    table_id, taps, updated = row
+    if updated < utcnow() - lifetime:
+        raise expired(stored.normalise_code(code), lifetime)
     return Poll(table_id, taps)
 
 

@@ -29,10 +29,13 @@ def find_table(session: Session, code: str, lifetime: timedelta) -> GameTable:
     if table is None:
         raise no_such_table(code)
     if table.updated_at < utcnow() - lifetime:
-        raise TableExpired(
-            f"Table {table.code} expired after {lifetime.days} days without a reveal; start a new one."
-        )
+        raise expired(table.code, lifetime)
     return table
+
+
+def expired(code: str, lifetime: timedelta) -> TableExpired:
+    """The refusal for a table left idle past its lifetime."""
+    return TableExpired(f"Table {code} expired after {lifetime.days} days without a reveal; start a new one.")
 
 
 def no_such_table(code: str) -> NoSuchTable:

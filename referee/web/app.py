@@ -119,10 +119,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     compression.init_app(app)
     assets.init_app(app)
 
-    from referee.web import dealer, errors, photo, sheets
+    from referee.web import dealer, errors, panels, photo, push, sheets
+
+    panels.init_app(app)
+    push.init_app(app)
 
     app.register_blueprint(errors.bp)
     app.register_blueprint(dealer.bp)
     app.register_blueprint(sheets.bp)
     app.register_blueprint(photo.bp)
+    app.register_blueprint(push.bp)
     return app

@@ -2,8 +2,10 @@
 
 Views stay thin: the form checks input, ``referee.table.hosting`` sets up and
 advances a table (refusing a stale tap with 409), ``present`` turns the deal
-into what a page shows. Followers poll ``/api/t/<code>`` once a second; it answers 304 while
-nothing changed (see ``static/js/table.js``).
+into what a page shows. Pages are sent each reveal over an event stream
+(``push``); when it fails they poll ``/api/t/<code>`` once a second, which
+answers 304 while nothing changed (see ``static/js/table.js``). A follower's
+and a TV's panel is rendered once per table and taps (``panels``).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from referee.web.database import get_session
 from referee.web.errors import wants_json
 from referee.web.forms import SetupForm
 from referee.web.inputs import form_number
+from referee.web.panels import render_panel, shared_state
 from referee.web.present import TableView, view_of
 
 bp = Blueprint("dealer", __name__)
@@ -94,6 +97,7 @@ def render_table(view: TableView, mode: str, token: str | None = None) -> str:
         join_url=join_url,
         qr=qr_svg(join_url) if mode == "host" else None,
         poll_ms=current_app.config["POLL_MS"],
+        events_url=url_for("push.events", code=view.code, mode=mode),
     )
 
 
@@ -120,7 +124,7 @@ def panel(code: str) -> ResponseReturnValue:
         abort(400, "A table page is shown for the host, a follower or a TV.")
     token = request.args.get("token")
     table = host_table(code, token) if mode == "host" else load(code)
-    response = Response(render_template("dealer/_panel.html", v=view_of(table), mode=mode, token=token))
+    response = Response(render_panel(table, mode, token=token))
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -133,7 +137,8 @@ def state(code: str) -> ResponseReturnValue:
     if request.if_none_match.contains(etag):
         response = Response(status=304)
     else:
-        response = jsonify(view_of(load(code)).state())
+        body = shared_state(normalise_code(code), poll.table_id, poll.taps, lambda: load(code))
+        response = Response(body, mimetype="application/json")
     response.set_etag(etag)
     response.headers["Cache-Control"] = "no-cache"
     return response
@@ -152,7 +157,7 @@ def _seen() -> int:
 def _moved(table: GameTable) -> ResponseReturnValue:
     """After a reveal or undo: the new state to a script, the host page to a browser."""
     if wants_json():
-        return jsonify(view_of(load(table.code)).state())
+        return jsonify(view_of(table).state())
     return redirect(url_for("dealer.host", code=table.code, token=request.form.get("host")), code=303)
 
 

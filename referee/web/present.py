@@ -74,7 +74,6 @@ class TableView:
     setup: deck.Setup
     deal: deck.Deal
     position: deck.Position
-    players: list[str]
     map_side: data.MapSide
     edicts: list[Edict]
     turn: list[CardView] = field(default_factory=list)
@@ -89,6 +88,11 @@ class TableView:
     @property
     def taps(self) -> int:
         return self.position.taps
+
+    @property
+    def players(self) -> list[str]:
+        """The names in seat order, read when a page shows them (``state`` does not)."""
+        return self.table.player_names
 
     @property
     def total(self) -> int:
@@ -190,7 +194,6 @@ def view_of(table: GameTable, taps: int | None = None) -> TableView:
         setup=setup,
         deal=game,
         position=position,
-        players=table.player_names,
         map_side=map_side_of(table),
         edicts=[Edict(letter, scoring_cards()[name]) for letter, name in sorted(game.edicts.items())],
         turn=turn,

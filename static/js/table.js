@@ -1,12 +1,22 @@
-// Keeps a table page current: polls the table's state once a second (the
-// server answers 304 while nothing changed) and swaps in the new panel; on the
-// host page, Reveal and Undo are sent without leaving the page.
+// Keeps a table page current. The server pushes each reveal over an event
+// stream (EventSource, /t/<code>/events): a follower or TV is sent the new
+// panel itself, the host the number of taps. While the stream is down, or
+// where EventSource is missing, the page polls the table's state once a second
+// (the server answers 304 while nothing changed) and fetches the new panel.
+// When neither answers, a "reconnecting" mark says the card may be stale.
+// On the host page, Reveal and Undo are sent without leaving the page.
 (function () {
   "use strict";
   var root = document.getElementById("table");
   if (!root) return;
   var pollMs = parseInt(root.dataset.pollMs, 10) || 1000;
   var busy = false;
+  var streaming = false; // the stream is open: no need to poll
+  var polling = false; // the polling loop is running
+  var STREAM_WAIT_MS = 5000; // a stream not open by then (a buffering proxy?): poll meanwhile
+  var RESTREAM_MS = 30000; // after the server refused a stream, poll this long before trying again
+  var CHECK_MS = 30000; // while streaming, ask once in a while whether the stream missed a reveal
+  var stream = null; // the EventSource, while the page has one
 
   function panel() { return document.getElementById("panel"); }
   function taps() { return parseInt(panel().dataset.taps, 10); }
@@ -36,32 +46,113 @@
     box.hidden = !text;
   }
 
+  // Swap in a panel (the HTML of #panel, from the stream or the panel URL).
+  function showPanel(html, message) {
+    var holder = document.createElement("div");
+    holder.innerHTML = html;
+    var fresh = holder.querySelector("#panel");
+    var before = taps();
+    if (fresh) panel().replaceWith(fresh);
+    // Once cards are out, fold the invitation away so the card is what the host sees.
+    var invite = document.querySelector("details.invite");
+    if (invite && taps() > 0) invite.open = false;
+    if (message) showMessage(message);
+    fitDock();
+    if (taps() > before) showNewCard();
+  }
+
   function refresh(message) {
     return fetch(root.dataset.panelUrl, { headers: { Accept: "text/html" }, cache: "no-store" })
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r); })
-      .then(function (html) {
-        var holder = document.createElement("div");
-        holder.innerHTML = html;
-        var fresh = holder.querySelector("#panel");
-        var before = taps();
-        if (fresh) panel().replaceWith(fresh);
-        // Once cards are out, fold the invitation away so the card is what the host sees.
-        var invite = document.querySelector("details.invite");
-        if (invite && taps() > 0) invite.open = false;
-        if (message) showMessage(message);
-        fitDock();
-        if (taps() > before) showNewCard();
-      });
+      .then(function (html) { showPanel(html, message); });
   }
 
-  function poll() {
-    if (busy || document.hidden) return schedule();
+  // The mark that the page has lost the server (shown) or has it again (hidden).
+  function connected(yes) {
+    var mark = document.getElementById("reconnecting");
+    if (mark) mark.hidden = yes;
+  }
+
+  // --- Server push -----------------------------------------------------------
+  function streamUrl() {
+    var url = root.dataset.eventsUrl;
+    return url + (url.indexOf("?") < 0 ? "?" : "&") + "taps=" + taps();
+  }
+
+  function startStream() {
+    if (!window.EventSource || !root.dataset.eventsUrl) return startPolling();
+    var source = new EventSource(streamUrl());
+    stream = source;
+    window.setTimeout(function () { if (!streaming) startPolling(); }, STREAM_WAIT_MS);
+    source.onopen = function () {
+      streaming = true;
+      connected(true);
+    };
+    // A follower or TV: the new panel itself.
+    source.addEventListener("panel", function (event) {
+      if (!busy && parseInt(event.lastEventId, 10) !== taps()) showPanel(event.data);
+    });
+    // The host: how many taps; the host's own panel is fetched.
+    source.addEventListener("taps", function (event) {
+      if (!busy && parseInt(event.data, 10) !== taps()) refresh();
+    });
+    source.onerror = function () {
+      streaming = false; // polling takes over until the stream is open again
+      startPolling();
+      if (source.readyState === EventSource.CLOSED) {
+        // The server refused the stream (an error status): the browser gives
+        // up on it, so the page polls and tries a new stream later.
+        stream = null;
+        window.setTimeout(startStream, RESTREAM_MS);
+      }
+    };
+  }
+
+  function restartStream() {
+    if (stream) stream.close();
+    streaming = false;
+    startPolling();
+    startStream();
+  }
+
+  // A stream can die without a word (a phone moving from Wi-Fi to mobile data
+  // keeps a dead connection open), so now and then the page asks the state
+  // itself; if the server does not answer, or the stream has still not brought
+  // a reveal two seconds later, the page opens a new stream (polling covers
+  // the gap).
+  function checkStream() {
+    if (!streaming || busy || document.hidden) return;
     fetch(root.dataset.stateUrl, { headers: { Accept: "application/json" }, cache: "no-cache" })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (state) {
+        if (!state || state.taps === taps()) return;
+        window.setTimeout(function () {
+          if (streaming && taps() !== state.taps) restartStream();
+        }, 2000);
+      })
+      .catch(function () { if (streaming) restartStream(); });
+  }
+
+  // --- Polling, the fallback ---------------------------------------------------
+  function startPolling() {
+    if (polling) return;
+    polling = true;
+    schedule();
+  }
+
+  function poll() {
+    if (streaming) { polling = false; return; } // the stream is back: it takes over
+    if (busy || document.hidden) return schedule();
+    fetch(root.dataset.stateUrl, { headers: { Accept: "application/json" }, cache: "no-cache" })
+      .then(function (r) {
+        if (r.status >= 500) return Promise.reject(r); // a proxy with no server behind it
+        connected(true);
+        return r.ok ? r.json() : null;
+      })
+      .then(function (state) {
         if (state && state.taps !== taps() && !busy) return refresh();
       })
-      .catch(function () { /* offline for a moment: try again next time */ })
+      .catch(function () { if (!streaming) connected(false); /* try again next time */ })
       .then(schedule, schedule);
   }
 
@@ -94,5 +185,6 @@
 
   fitDock();
   window.addEventListener("resize", fitDock);
-  schedule();
+  startStream();
+  window.setInterval(checkStream, CHECK_MS);
 })();

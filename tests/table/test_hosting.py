@@ -88,6 +88,19 @@ def test_polling_an_unknown_code(session: Session) -> None:
     assert refused.value.status == 404
 
 
+def test_watching_a_table_reads_its_id_and_taps_or_refuses(session: Session) -> None:
+    t = new_table(session, ["Ann"])
+    hosting.reveal(session, t.table, 0)
+    typed = t.table.code.lower()
+    assert hosting.watch(session, typed, LIFETIME) == hosting.Poll(t.table.id, 1)
+    with pytest.raises(NoSuchTable):
+        hosting.watch(session, "ZZZZZZ", LIFETIME)
+    with pytest.raises(TableExpired) as refused:
+        hosting.watch(session, typed, timedelta(seconds=-1))
+    assert refused.value.status == 410
+    assert str(refused.value).startswith(f"Table {t.table.code} expired after ")
+
+
 def test_claiming_a_seat_hands_out_a_new_secret(session: Session) -> None:
     t = new_table(session, ["Ann", "Ben"])
     seat = t.seat(2)

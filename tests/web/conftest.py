@@ -3,6 +3,7 @@ create a table and reveal through the real forms (CSRF token included)."""
 
 from __future__ import annotations
 
+import http.client
 import http.cookiejar
 import re
 import threading
@@ -150,3 +151,83 @@ def simultaneous_taps(
 
     with ThreadPoolExecutor(count) as pool:
         return list(pool.map(lambda _: tap(), range(count)))
+
+
+class EventStream:
+    """A table page's event stream (``/t/<code>/events``), read as a browser's
+    ``EventSource`` reads it: one event at a time, comments counted apart."""
+
+    def __init__(
+        self, base: str, path: str, headers: dict[str, str] | None = None, timeout: float = 15
+    ) -> None:
+        parts = urllib.parse.urlsplit(base)
+        self.connection = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=timeout)
+        self.connection.request("GET", path, headers={"Accept": "text/event-stream", **(headers or {})})
+        self.response = self.connection.getresponse()
+        self.status = self.response.status
+        self.headers = dict(self.response.getheaders())
+        self.comments = 0
+        self.retry: int | None = None
+
+    def next_event(self) -> tuple[str, str, str] | None:
+        """The next event as (name, id, data), or None when the server ended the stream."""
+        name, event_id, data = "message", "", []
+        while True:
+            line = self.response.readline().decode()
+            if not line:
+                return None
+            line = line.rstrip("\n")
+            if line == "":
+                if data or name != "message":
+                    return name, event_id, "\n".join(data)
+                continue
+            field, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if field == "":
+                self.comments += 1
+            elif field == "event":
+                name = value
+            elif field == "id":
+                event_id = value
+            elif field == "data":
+                data.append(value)
+            elif field == "retry":
+                self.retry = int(value)
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def a_reveal_reaches_the_streams(server: LiveServer, codes: list[str] | None = None) -> None:
+    """Two followers and the host keep streams open; one reveal reaches each
+    of them (the panel to followers, the count to the host), and an undo too."""
+    http = Browserless(server.url)
+    code, token = live_table(http, seed="brisk-heron-201")
+    if codes is not None:
+        codes.append(code)
+    followers = [EventStream(server.url, f"/t/{code}/events?taps=0") for _ in range(2)]
+    host = EventStream(server.url, f"/t/{code}/events?mode=host&taps=0")
+    try:
+        assert [s.status for s in [*followers, host]] == [200] * 3
+        for stream in [*followers, host]:
+            assert stream.headers["Content-Type"].startswith("text/event-stream")
+        _, page, _ = http.request(f"/t/{code}/host/{token}")
+        form = {"csrf_token": csrf_token(page), "host": token, "taps": "0"}
+        assert http.request(f"/t/{code}/reveal", form, accept="application/json")[0] == 200
+        pushed = [s.next_event() for s in followers]
+        assert pushed[0] == pushed[1]
+        assert pushed[0] is not None
+        name, taps, html = pushed[0]
+        assert (name, taps) == ("panel", "1")
+        _, panel, _ = http.request(f"/t/{code}/panel")
+        assert 'data-taps="1"' in html and '<section class="turn"' in html
+        assert html.split() == panel.split()  # the same panel the page would fetch, lines trimmed
+        assert host.next_event() == ("taps", "1", "1")
+        form["taps"] = "1"
+        assert http.request(f"/t/{code}/undo", form, accept="application/json")[0] == 200
+        back = followers[0].next_event()
+        assert back is not None and back[:2] == ("panel", "0") and 'data-taps="0"' in back[2]
+        assert host.next_event() == ("taps", "0", "0")
+    finally:
+        for stream in [*followers, host]:
+            stream.close()

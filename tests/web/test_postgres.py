@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,9 +21,11 @@ from sqlalchemy import delete, text
 from referee.store import GameTable
 from referee.store.db import make_engine
 from referee.web.database import engine_of
+from referee.web.push import news_of
 from tests.web.conftest import (
     Browserless,
     LiveServer,
+    a_reveal_reaches_the_streams,
     act,
     create_table,
     live_table,
@@ -56,7 +60,7 @@ def pg_app(tmp_path: Path) -> Iterator[Flask]:
         if REQUIRED:
             pytest.fail(f"{reason}, and REFEREE_REQUIRE_POSTGRES=1")
         pytest.skip(reason)
-    app = make_app(URL, tmp_path)
+    app = make_app(URL, tmp_path, EVENTS_HEARTBEAT=0.5)
     codes: list[str] = []
     app.config["CREATED_CODES"] = codes
     yield app
@@ -91,3 +95,61 @@ def test_simultaneous_reveals_on_postgres(pg_app: Flask) -> None:
             assert json.loads(body)["taps"] == seen + 1
     finally:
         server.stop()
+
+
+def test_the_stream_delivers_a_reveal_by_notify(pg_app: Flask) -> None:
+    """The reveal's NOTIFY wakes the process's one listener: the database is
+    read once when the first page of a table arrives, and never polled."""
+    server = LiveServer(pg_app)
+    try:
+        news = news_of(pg_app)
+        a_reveal_reaches_the_streams(server, pg_app.config["CREATED_CODES"])
+        assert news.postgres and 1 <= news.checks <= 2  # the first page's read (and one on reconnecting)
+    finally:
+        server.stop()
+
+
+GEVENT_PSYCOPG = """
+from gevent import monkey
+monkey.patch_all()
+import sys, time
+import gevent
+from sqlalchemy import text
+from referee.store.db import make_engine
+
+engine = make_engine(sys.argv[1])
+ticks = 0
+
+def tick():
+    global ticks
+    while True:
+        ticks += 1
+        gevent.sleep(0.01)
+
+def sleep_in_postgres():
+    with engine.connect() as connection:
+        connection.execute(text("select pg_sleep(0.5)"))
+
+ticker = gevent.spawn(tick)
+sleep_in_postgres()  # connect once first
+ticks, started = 0, time.monotonic()
+gevent.joinall([gevent.spawn(sleep_in_postgres) for _ in range(4)])
+print(round(time.monotonic() - started, 2), ticks)
+"""
+
+
+def test_psycopg_waits_cooperatively_under_gevent(pg_app: Flask) -> None:
+    """Under gunicorn's gevent workers (monkey-patched), psycopg waits through
+    gevent's select: four queries sleeping 0.5 s in PostgreSQL overlap, and
+    the rest of the process keeps running meanwhile."""
+    out = subprocess.run(
+        [sys.executable, "-c", GEVENT_PSYCOPG, URL],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert out.returncode == 0, out.stderr
+    seconds, ticks = out.stdout.split()
+    assert float(seconds) < 1.5  # one after another they would take 2 s
+    assert int(ticks) >= 20  # the ticker ran during the queries

@@ -1,6 +1,7 @@
 """A real server: the README's gunicorn recipe, started as written on a fresh
-instance folder, serves a page, sets up a table and reveals a card; several
-workers starting at once agree on one schema and one secret key."""
+instance folder, serves a page, sets up a table and reveals a card, and a
+follower's event stream (on whichever worker it meets) is sent the card;
+several workers starting at once agree on one schema and one secret key."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import pytest
 
 from referee.store.db import create_schema, make_engine
 from referee.web.app import EmptySecretKey, _instance_secret
-from tests.web.conftest import Browserless, csrf_token, setup_form
+from tests.web.conftest import Browserless, EventStream, csrf_token, setup_form
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -131,6 +132,7 @@ def test_the_readme_server_recipe_runs_a_table(tmp_path: Path) -> None:
     env_words = [w for w in words if re.match(r"^[A-Z_]+=", w)]
     command = words[len(env_words) :]
     assert command[0] == "gunicorn" and "'referee:create_app()'" in README and "-w" in command
+    assert command[command.index("-k") + 1] == "gevent"  # workers that hold a hall's event streams
     port = free_port()
     # Exactly the recipe, but on loopback and a free port, and with a fresh instance folder.
     bind = command.index("-b")
@@ -140,6 +142,7 @@ def test_the_readme_server_recipe_runs_a_table(tmp_path: Path) -> None:
     command[0] = str(gunicorn) if gunicorn.exists() else "gunicorn"
     instance = tmp_path / "instance"
     env = {**os.environ, **dict(w.split("=", 1) for w in env_words), "REFEREE_INSTANCE": str(instance)}
+    env["REFEREE_STREAM_SECONDS"] = "3"  # streams end soon, so the stop below need not wait for them
     env.pop("DATABASE_URL", None)
     # Run from this tree, so that gunicorn imports the referee under test (the current directory wins).
     proc = subprocess.Popen(
@@ -158,11 +161,16 @@ def test_the_readme_server_recipe_runs_a_table(tmp_path: Path) -> None:
             code, token = found.groups()
             status, host, _ = http.request(f"/t/{code}/host/{token}")
             assert status == 200
+            follower = EventStream(http.base, f"/t/{code}/events?taps=0")
+            assert follower.status == 200
             form = {"csrf_token": csrf_token(host), "host": token, "taps": "0"}
             status, _, _ = http.request(f"/t/{code}/reveal", form)
             assert status == 303, status
             status, state, _ = http.request(f"/api/t/{code}", accept="application/json")
             assert status == 200 and '"taps":1' in state.replace(" ", "")
+            pushed = follower.next_event()
+            follower.close()
+            assert pushed is not None and pushed[:2] == ("panel", "1") and 'data-taps="1"' in pushed[2]
         assert (instance / "referee.sqlite").exists()
         assert not (instance / "secret_key").exists()  # the recipe gives the key
     finally:

@@ -1,0 +1,90 @@
+"""The part of a table page that changes with each reveal, rendered once per table and taps.
+
+A thousand followers of one table are shown the same panel after each reveal:
+the follower's and the TV's panels hold nothing of the person looking (no
+token, no form). So each process keeps the last few hundred of them, keyed by
+table (its code and id), view, taps and the deal's version, and renders a panel only the
+first time it is asked for: the event streams (``push``) and the panel route
+that polling pages fetch (``dealer.panel``) share it. The host's panel carries
+the host's token and a CSRF token, so it is rendered per request, never kept.
+The small JSON state that polling pages fetch after a change is kept the same way.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+
+from flask import Flask, current_app, render_template
+
+from referee.table import GameTable
+from referee.web.present import view_of
+
+SHARED_VIEWS = ("follow", "tv")
+"""The views whose panel is the same for everyone who looks."""
+
+SIZE = 512
+"""Panels kept per process: two views of 256 tables at one reveal each, a few hundred KB."""
+
+EXTENSION = "referee.panels"
+STATES = "referee.states"
+
+Key = tuple[Hashable, ...]
+
+
+class PanelCache:
+    """A bounded map from a key (a table, a view, taps) to the text shown for
+    it, dropping the least recently used. ``renders`` counts the misses."""
+
+    def __init__(self, size: int = SIZE) -> None:
+        self.size = size
+        self.renders = 0
+        self._panels: OrderedDict[Key, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Key, render: Callable[[], str]) -> str:
+        """The panel for ``key``, rendered by ``render`` only if not kept. The
+        render happens under the lock, so many pages asking at once after a
+        reveal wait for one render instead of each doing their own."""
+        with self._lock:
+            html = self._panels.get(key)
+            if html is not None:
+                self._panels.move_to_end(key)
+                return html
+            html = render()
+            self.renders += 1
+            self._panels[key] = html
+            if len(self._panels) > self.size:
+                self._panels.popitem(last=False)
+            return html
+
+
+def init_app(app: Flask) -> None:
+    app.extensions[EXTENSION] = PanelCache(app.config.get("PANEL_CACHE_SIZE", SIZE))
+    app.extensions[STATES] = PanelCache(app.config.get("PANEL_CACHE_SIZE", SIZE))
+
+
+def cache_of(app: Flask) -> PanelCache:
+    cache: PanelCache = app.extensions[EXTENSION]
+    return cache
+
+
+def render_panel(table: GameTable, mode: str, taps: int | None = None, token: str | None = None) -> str:
+    """The panel of ``table`` after ``taps`` reveals (by default its own) as ``mode`` shows it."""
+    shown = table.taps if taps is None else taps
+
+    def render() -> str:
+        return render_template("dealer/_panel.html", v=view_of(table, shown), mode=mode, token=token)
+
+    if mode not in SHARED_VIEWS:
+        return render()
+    key = (table.code, table.id, table.deal_version, mode, shown)
+    return cache_of(current_app).get(key, render)
+
+
+def shared_state(code: str, table_id: int, taps: int, table: Callable[[], GameTable]) -> str:
+    """The JSON state polling pages are sent after ``taps`` reveals, built once
+    per table and taps; ``table`` loads the table when it must be built."""
+    states: PanelCache = current_app.extensions[STATES]
+    return states.get((code, table_id, taps), lambda: current_app.json.dumps(view_of(table(), taps).state()))
