@@ -115,10 +115,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     database.init_app(app)
     security.init_app(app)
 
-    from referee.web import dealer, errors, photo, sheets
+    from referee.web import dealer, errors, offline, photo, sheets
 
     app.register_blueprint(errors.bp)
     app.register_blueprint(dealer.bp)
     app.register_blueprint(sheets.bp)
     app.register_blueprint(photo.bp)
+    app.register_blueprint(offline.bp)
     return app
