@@ -140,6 +140,29 @@ def test_offline_host_reveals_three_then_the_server_and_a_follower_catch_up(
     assert shown(follower, 5) == TURNS[4]
 
 
+def test_without_a_service_worker_the_open_page_still_deals_offline(
+    browser: Any, server: LiveServer, table: tuple[str, str]
+) -> None:
+    """A plain ``http://`` network address (the README's hall setup without a
+    proxy) is not a secure context: no service worker, no Cache Storage.
+    The page holds the deal itself, so it deals on until it is reloaded."""
+    code, token = table
+    context = browser.new_context(**PHONE)
+    context.add_init_script("delete Navigator.prototype.serviceWorker; delete window.caches;")
+    host = context.new_page()
+    with host.expect_response(lambda r: "/deal?" in r.url and r.status == 200):
+        host.goto(f"{server.url}/t/{code}/host/{token}")
+    assert host.evaluate("!('serviceWorker' in navigator) && typeof caches === 'undefined'")
+    context.set_offline(True)
+    for taps in (1, 2):
+        host.click("button.reveal")
+        assert shown(host, taps) == TURNS[taps - 1]
+    assert host.locator(".offline-mark").is_visible()
+    context.set_offline(False)
+    back_in_step(host)
+    assert server_state(server, code)["turn"] == TURNS[1]
+
+
 def test_offline_undo_steps_back_and_a_reveal_and_undo_cancel_out(
     browser: Any, server: LiveServer, table: tuple[str, str]
 ) -> None:
