@@ -119,7 +119,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     compression.init_app(app)
     assets.init_app(app)
 
-    from referee.web import dealer, errors, panels, photo, push, sheets
+    from referee.web import dealer, errors, offline, panels, photo, push, sheets
 
     panels.init_app(app)
     push.init_app(app)
@@ -129,4 +129,5 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(sheets.bp)
     app.register_blueprint(photo.bp)
     app.register_blueprint(push.bp)
+    app.register_blueprint(offline.bp)
     return app

@@ -7,7 +7,9 @@ without a ``Referer`` from this site), never show this site in a frame,
 and run only scripts from this site (``Content-Security-Policy``). Styles
 may be inline: the templates set CSS variables in ``style=`` attributes (a
 swatch's ink, the brush grid's width) and scripts set one (``--dock``).
-Photos come back to the page as ``data:`` images.
+Photos come back to the page as ``data:`` images. The service worker and
+the web app manifest come from this site too (``worker-src``,
+``manifest-src``; ``referee/web/offline.py``).
 
 Behind nginx or another reverse proxy, ``REFEREE_PROXY`` names how many
 proxies stand in front; Werkzeug's ``ProxyFix`` then takes the scheme, host
@@ -26,6 +28,8 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "script-src 'self'",
         "style-src 'self' 'unsafe-inline'",
         "img-src 'self' data:",
+        "worker-src 'self'",
+        "manifest-src 'self'",
         "object-src 'none'",
         "base-uri 'none'",
         "form-action 'self'",

@@ -62,6 +62,7 @@
   }
 
   function refresh(message) {
+    if (root.hasAttribute("data-offline")) return Promise.resolve(); // offline.js holds the panel
     return fetch(root.dataset.panelUrl, { headers: { Accept: "text/html" }, cache: "no-store" })
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r); })
       .then(function (html) { showPanel(html, message); });
@@ -158,18 +159,25 @@
 
   function schedule() { window.setTimeout(poll, pollMs); }
 
+  // offline.js takes a tap over (cancelling this event) when the network is gone or earlier taps wait.
+  function offlineTakes(form, failed) {
+    var detail = { bubbles: true, cancelable: true, detail: { failed: failed } };
+    return !form.dispatchEvent(new CustomEvent("referee:tap", detail));
+  }
+
   // Host: send the form in the background; the server refuses a second tap with 409.
   root.addEventListener("submit", function (event) {
     var form = event.target.closest("form.act");
     if (!form) return;
     event.preventDefault();
-    if (busy) return;
+    if (busy || offlineTakes(form, false)) return;
     busy = true;
     form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
     fetch(form.action, {
       method: "POST",
       body: new FormData(form),
       headers: { Accept: "application/json" },
+      signal: window.AbortSignal && AbortSignal.timeout ? AbortSignal.timeout(8000) : undefined,
     })
       .then(function (r) {
         return r.json().catch(function () { return {}; }).then(function (body) {
@@ -177,6 +185,7 @@
         });
       })
       .catch(function () {
+        if (offlineTakes(form, true)) return;
         form.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
         showMessage("No connection to the server; try again.");
       })
