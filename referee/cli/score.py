@@ -83,7 +83,7 @@ def score_one(sheet: MapSheet, cards: list[ScoringCard], coins: int | None) -> d
         result["coins"] = coins
         warning = coin_warning(sheet, coins)
         if warning:
-            result["warning"] = warning
+            result["warning"] = str(warning)
     return result
 
 

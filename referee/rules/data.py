@@ -16,6 +16,7 @@ from typing import Any
 
 from referee.rules import terrain
 from referee.rules.geometry import SIZE, Cell
+from referee.rules.i18n import Text, pgettext
 
 GAMES = ("base", "heroes")
 CARD_BACKS = ("forest", "farm_water", "village", "spatial")
@@ -25,6 +26,13 @@ CARD_BACK_NAMES = {
     "village": "village",
     "spatial": "spatial",
 }
+CARD_BACK_LABELS: dict[str, Text] = {
+    "forest": pgettext("card back", "forest"),
+    "farm_water": pgettext("card back", "farm and water"),
+    "village": pgettext("card back", "village"),
+    "spatial": pgettext("card back", "spatial"),
+}
+"""The card backs for a person, in the reader's language."""
 DIRECTIONS = ("clockwise", "counterclockwise")
 CORNERS = ("top-left", "top-right", "bottom-right", "bottom-left")
 
