@@ -13,13 +13,20 @@ from functools import cache, lru_cache
 
 from referee.rules import data, deck, heroes
 from referee.rules.geometry import Cell
+from referee.rules.i18n import Text, pgettext
 from referee.store.models import GameTable
 
 SEASONS = ("spring", "summer", "fall", "winter")
 """The four seasons in play order, as the deal and the pages' addresses name them."""
 
-SEASON_NAMES = {"spring": "Spring", "summer": "Summer", "fall": "Fall", "winter": "Winter"}
-"""Each season as a sentence writes it."""
+SEASON_NAMES: dict[str, Text] = {
+    "spring": pgettext("season", "Spring"),
+    "summer": pgettext("season", "Summer"),
+    "fall": pgettext("season", "Fall"),
+    "winter": pgettext("season", "Winter"),
+}
+"""Each season as a heading or the start of a sentence writes it (jaro, léto,
+podzim, zima in the Czech rulebook); ``.lower()`` inside a sentence."""
 
 
 @lru_cache(maxsize=512)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from referee.rules import deck
+from referee.rules.i18n import _
 from referee.store import tables as stored
 from referee.store.models import GameTable, Seat
 from referee.table.deal import dealt, setup_of
@@ -42,10 +43,13 @@ def reveal(session: Session, table: GameTable, seen: int) -> None:
     """Reveal the next turn's cards, if the host's page was showing ``seen`` reveals."""
     total = dealt(setup_of(table)).turn_count()
     if seen >= total and table.taps >= total:
-        raise Refused(CONFLICT, "The game is over: winter has ended and there are no more cards to reveal.")
+        raise Refused(
+            CONFLICT, _("The game is over: winter has ended and there are no more cards to reveal.")
+        )
     if seen != table.taps or not stored.move(session, table.id, seen, 1, total):
         raise Refused(
-            CONFLICT, "That card was already revealed (a second tap or another tab); the page now shows it."
+            CONFLICT,
+            _("That card was already revealed (a second tap or another tab); the page now shows it."),
         )
     session.expire_all()  # the UPDATE bypassed the session: read the table afresh
 
@@ -53,12 +57,12 @@ def reveal(session: Session, table: GameTable, seen: int) -> None:
 def undo(session: Session, table: GameTable, seen: int) -> None:
     """Take back the last turn's reveal, if the host's page was showing ``seen`` reveals."""
     if seen == 0 and table.taps == 0:
-        raise Refused(CONFLICT, "There is nothing to undo: no card has been revealed yet.")
+        raise Refused(CONFLICT, _("There is nothing to undo: no card has been revealed yet."))
     total = dealt(setup_of(table)).turn_count()
     if seen != table.taps or not stored.move(session, table.id, seen, -1, total):
         raise Refused(
             CONFLICT,
-            "The table changed in the meantime (another tab or tap); the page now shows where it stands.",
+            _("The table changed in the meantime (another tab or tap); the page now shows where it stands."),
         )
     session.expire_all()  # the UPDATE bypassed the session: read the table afresh
 

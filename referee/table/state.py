@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from referee.rules import data, deck, heroes
 from referee.rules.cards import ScoringCard, card_named
+from referee.rules.i18n import _, ngettext
 from referee.store import tables as stored
 from referee.store.models import GameTable, Seat, utcnow
 from referee.table.deal import SEASONS, dealt, map_side_of, setup_of
@@ -29,14 +30,21 @@ def find_table(session: Session, code: str, lifetime: timedelta) -> GameTable:
         raise no_such_table(code)
     if table.updated_at < utcnow() - lifetime:
         raise TableExpired(
-            f"Table {table.code} expired after {lifetime.days} days without a reveal; start a new one."
+            ngettext(
+                "Table %(code)s expired after %(num)d day without a reveal; start a new one.",
+                "Table %(code)s expired after %(num)d days without a reveal; start a new one.",
+                lifetime.days,
+                code=table.code,
+            )
         )
     return table
 
 
 def no_such_table(code: str) -> NoSuchTable:
     """The refusal for a code no table holds, naming the code as it was read."""
-    return NoSuchTable(f"No table has the code {stored.normalise_code(code)[:16]}; check it with the host.")
+    return NoSuchTable(
+        _("No table has the code %(code)s; check it with the host.", code=stored.normalise_code(code)[:16])
+    )
 
 
 def open_table(session: Session, code: str, lifetime: timedelta) -> Table:
