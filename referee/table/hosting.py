@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from referee.rules import deck
+from referee.rules.cards import Printing
 from referee.rules.i18n import _
 from referee.store import tables as stored
 from referee.store.models import GameTable, Seat
@@ -30,12 +31,20 @@ class NewTable:
     host_token: str
 
 
-def set_up(session: Session, setup: deck.Setup, map_side: str, players: list[str]) -> NewTable:
-    """A new table for ``players`` in seat order, dealt from ``setup`` on map side ``map_side``."""
+def set_up(
+    session: Session,
+    setup: deck.Setup,
+    map_side: str,
+    players: list[str],
+    printing: Printing = Printing.ENGLISH,
+) -> NewTable:
+    """A new table for ``players`` in seat order, dealt from ``setup`` on map
+    side ``map_side``, scoring its cards as ``printing`` prints them."""
     dealt(setup)  # refuse now, not on the first page view, if it cannot be dealt
-    table, token = stored.create_table(
-        session, {"deal": setup.to_dict(), "map_side": map_side}, setup.version, players
-    )
+    kept: dict[str, object] = {"deal": setup.to_dict(), "map_side": map_side}
+    if printing != Printing.ENGLISH:
+        kept["printing"] = printing.value
+    table, token = stored.create_table(session, kept, setup.version, players)
     return NewTable(table, token)
 
 

@@ -55,7 +55,7 @@ def score(session: Session, table: Table, seat: Seat, s: int) -> SeasonScoreReco
         raise Refused(
             CONFLICT,
             _(
-                "%(name)s's next season has begun from this map; the %(season)s score can no longer change.",
+                "%(name)s's next season has begun from this map; %(season)s's score can no longer change.",
                 name=seat.name,
                 season=name,
             ),

@@ -75,7 +75,7 @@ def next_season_start(session: Session, table: Table, seat: Seat, s: int) -> dic
             _(
                 "Score %(name)s's %(season)s first: the next season starts from that map.",
                 name=seat.name,
-                season=name.lower(),
+                season=name,
             ),
         )
     effects = dict(previous.effects or {})
@@ -88,7 +88,7 @@ def next_season_start(session: Session, table: Table, seat: Seat, s: int) -> dic
                     "%(name)s's %(season)s score has ambush effects to apply first; "
                     "open the score page and confirm them.",
                     name=seat.name,
-                    season=name.lower(),
+                    season=name,
                 ),
             )
         troll = effects.get("troll")
