@@ -33,6 +33,7 @@ from referee.rules import terrain
 from referee.rules.data import map_sides
 from referee.rules.errors import RefereeError
 from referee.rules.geometry import SIZE
+from referee.rules.i18n import _
 from referee.table import SeasonSheet, Table
 from referee.table.sheets import open_to_change
 from referee.vision.errors import NoGridError, TooLargeError, VisionError, WrongSheetError
@@ -58,8 +59,8 @@ class PhotoForm(Form):
     """The photo upload; Flask-WTF checks its CSRF token."""
 
     photo = FileField(
-        "Photograph my sheet",
-        validators=[FileRequired("Choose a photo of your map sheet first.")],
+        _("Photograph my sheet"),
+        validators=[FileRequired(_("Choose a photo of your map sheet first."))],
     )
 
 
@@ -79,10 +80,24 @@ def _size(n: int) -> str:
 def limit_sentence(what: str = "upload") -> str:
     """Over the upload limit: the limit, and how to send a smaller JPEG."""
     limit = int(current_app.config.get("MAX_CONTENT_LENGTH") or 0)
-    return (
-        f"That {what} is too large. The referee accepts at most {_size(limit)}: send a smaller JPEG "
-        "(on a phone, press Photograph my sheet to take a fresh photo, or share the photo from your "
-        "gallery at a smaller size, as JPEG rather than HEIC or PNG)."
+    advice = _(
+        "send a smaller JPEG (on a phone, press Photograph my sheet to take a fresh photo, or share the "
+        "photo from your gallery at a smaller size, as JPEG rather than HEIC or PNG)."
+    )
+    if what == "photo":
+        return str(
+            _(
+                "That photo is too large. The referee accepts at most %(size)s: %(advice)s",
+                size=_size(limit),
+                advice=advice,
+            )
+        )
+    return str(
+        _(
+            "That upload is too large. The referee accepts at most %(size)s: %(advice)s",
+            size=_size(limit),
+            advice=advice,
+        )
     )
 
 
@@ -142,7 +157,7 @@ def read(code: str, number: int, season: str) -> ResponseReturnValue:
     sheet = open_to_change(get_session(), t, seat, s)
     form = PhotoForm()
     if not form.validate_on_submit():
-        errors = form.photo.errors or next(iter(form.errors.values()), ["The form could not be read."])
+        errors = form.photo.errors or next(iter(form.errors.values()), [_("The form could not be read.")])
         return _refuse(code, number, season, 400, sheets.sentence(str(errors[0])))
     data = form.photo.data.read()
     try:
@@ -191,11 +206,11 @@ def _pdf(side: str, paper: str) -> bytes:
 def printable(side: str, paper: str) -> ResponseReturnValue:
     side = side.upper()
     if side not in map_sides():
-        abort(404, f"There is no map side {side}: the sides are A, B, C and D.")
+        abort(404, str(_("There is no map side %(side)s: the sides are A, B, C and D.", side=side)))
     try:
         body = _pdf(side, paper.lower())
     except PrintableError:
-        abort(404, f"Map sheets print on A4 or Letter paper, not {paper}.")
+        abort(404, str(_("Map sheets print on A4 or Letter paper, not %(paper)s.", paper=paper)))
     response = Response(body, mimetype="application/pdf")
     response.headers["Content-Disposition"] = (
         f'inline; filename="cartographers-map-sheet-{side}-{PAPER_NAMES[paper.lower()]}.pdf"'
@@ -211,7 +226,17 @@ def printable_sheets() -> list[dict[str, str]]:
     """Every side at every paper size, for the download links (a template global,
     so that imported macros see it)."""
     return [
-        {"side": side, "paper": paper, "label": f"Side {side}, {PAPER_NAMES[paper]}"}
+        {
+            "side": side,
+            "paper": paper,
+            "label": str(
+                _(
+                    "Side %(side)s, %(paper)s",
+                    side=side,
+                    paper=PAPER_NAMES[paper],
+                )
+            ),
+        }
         for side in sorted(map_sides())
         for paper in PAPERS
     ]
