@@ -30,6 +30,7 @@ from referee.table.standings import EXPORT_FIELDS, export_game, export_rows, set
 from referee.web.database import get_session
 from referee.web.dealer import load
 from referee.web.errors import answer, status_of
+from referee.web.i18n import plural_forms
 from referee.web.inputs import MAX_DIGITS, form_number, json_body
 from referee.web.present import ORIENTATION_NAMES, printing_note
 from referee.web.seats import (
@@ -182,6 +183,32 @@ def _editor_config(t: Table, seat: Seat, sheet: SeasonSheet, s: int) -> dict[str
         else None,
         "warning": _str(season.coin_warning(themap, sheet.coins, known)),
         "knownMountains": sorted(r * SIZE + c for r, c in known),
+        "text": editor_words(),
+    }
+
+
+def editor_words() -> dict[str, Any]:
+    """What ``editor.js`` says, in the reader's language (counted phrases by plural category)."""
+    return {
+        "notSaved": str(_("Not saved yet.")),
+        "saved": str(_("Saved.")),
+        "save": str(_("Save")),
+        "savedMark": str(_("Saved ✓")),
+        "printed": str(_("Printed mountains and wastelands cannot be painted over.")),
+        "badAnswer": str(_("The referee did not answer properly ({status}); try again.")),
+        "notSavedStatus": str(_("The sheet could not be saved ({status}).")),
+        "offline": str(
+            _(
+                "The sheet could not be saved: no connection. Your changes are still here; try again.",
+            )
+        ),
+        "saveFirst": str(_("Save the map first: the season is scored from the saved sheet.")),
+        "outlined": plural_forms("%(num)d outlined square", "%(num)d outlined squares"),
+        "coinWarning": plural_forms(
+            "The map surrounds %(num)d mountain, each worth a coin, but the coin track shows only %(coins)d.",
+            "The map surrounds %(num)d mountains, each worth a coin, but the coin track shows "
+            "only %(coins)d.",
+        ),
     }
 
 
