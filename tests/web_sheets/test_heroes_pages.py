@@ -109,7 +109,7 @@ def test_zombies_spread_after_scoring_once_confirmed(client: FlaskClient, table:
     assert score(client, table, 1, "spring").status_code == 303
     page = client.get(f"/t/{table.code}/sheets/1/spring/score")
     assert (
-        "the zombies spread to every empty space next to them:\n        row 1, column 10; row 2, column 11."
+        "the zombies spread to every empty space next to them: row 1, column 10; row 2, column 11."
         in (page.text)
     )
     early = client.get(f"/t/{table.code}/sheets/1/summer", headers={"Accept": "application/json"})
