@@ -253,6 +253,10 @@ def render_sheet(
         draw.rectangle([x0 + 0.8 * u, y0 + 1.8 * u, x0 + 1.95 * u, y0 + 2.45 * u], outline=INK, width=thin)
     font4 = _font(round(0.25 * u), ext)
     foot = words.pencils
+    size = round(0.25 * u)
+    while size > 6 and draw.textlength(foot, font=font4) > W - 4 * u:  # clear of the corner marks
+        size -= 1
+        font4 = _font(size, ext)
     draw.text(((W - draw.textlength(foot, font=font4)) / 2, (PAGE_H - 1.25) * u), foot, fill=LINE, font=font4)
     return img
 
