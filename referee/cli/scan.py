@@ -114,7 +114,7 @@ def table(title: str, reading: SheetReading) -> str:
         lines.append(
             str(
                 ngettext(
-                    "%(num)d doubtful square marked ?: check it before you confirm",
+                    "%(num)d doubtful square marked ?: check them before you confirm",
                     "%(num)d doubtful squares marked ?: check them before you confirm",
                     len(doubtful),
                 )
