@@ -109,10 +109,11 @@ def text(value: Any) -> str:
     return i18n.render(value)
 
 
-def plural_forms(singular: str, plural: str) -> dict[str, str]:
+def plural_forms(counted: i18n.Text) -> dict[str, str]:
     """A counted phrase's forms by CLDR plural category, for a script to pick
-    with ``Intl.PluralRules`` ('{n}' stands for the number): the same
-    catalogue entry as ``ngettext`` gives the server."""
+    with ``Intl.PluralRules`` ('{n}' stands for the number): the catalogue
+    entry of ``counted``, an ``ngettext`` message (so pybabel finds it)."""
+    singular, plural = counted.message, counted.plural or counted.message
     locale = get_locale()
     forms: dict[str, str] = {}
     for n in (*range(0, 30), 100, 101, 1000):

@@ -20,7 +20,7 @@ from flask.typing import ResponseReturnValue
 from referee.rules import data, heroes, season
 from referee.rules.errors import RefereeError
 from referee.rules.geometry import SIZE, Cell, where
-from referee.rules.i18n import Text, _
+from referee.rules.i18n import Text, _, ngettext
 from referee.table import SEASON_NAMES, SEASONS, SeasonSheet, Seat, Table, ambushes, hosting, scoring
 from referee.table import sheets as table_sheets
 from referee.table.bgstats import bgstats_link
@@ -203,11 +203,15 @@ def editor_words() -> dict[str, Any]:
             )
         ),
         "saveFirst": str(_("Save the map first: the season is scored from the saved sheet.")),
-        "outlined": plural_forms("%(num)d outlined square", "%(num)d outlined squares"),
+        "outlined": plural_forms(ngettext("%(num)d outlined square", "%(num)d outlined squares", 0)),
         "coinWarning": plural_forms(
-            "The map surrounds %(num)d mountain, each worth a coin, but the coin track shows only %(coins)d.",
-            "The map surrounds %(num)d mountains, each worth a coin, but the coin track shows "
-            "only %(coins)d.",
+            ngettext(
+                "The map surrounds %(num)d mountain, each worth a coin, "
+                "but the coin track shows only %(coins)d.",
+                "The map surrounds %(num)d mountains, each worth a coin, "
+                "but the coin track shows only %(coins)d.",
+                0,
+            )
         ),
     }
 

@@ -6,6 +6,7 @@ the printable sheet."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from flask.testing import FlaskClient
@@ -141,3 +142,20 @@ def test_the_card_names_the_czech_rulebook_gives(client: FlaskClient) -> None:
         assert name in page
     options = re.findall(r"<option [^>]*>([^<]*)</option>", page)
     assert "Vepřín" in options and "Jorekburg" not in options
+
+
+SCRIPTS = Path(__file__).resolve().parent.parent.parent / "static" / "js"
+
+
+def test_no_script_carries_its_own_sentence() -> None:
+    """The scripts' words come from the page (data attributes, the editor's
+    settings block), in the page's language: a quoted run of words in a script,
+    outside a comment, is an English sentence no Czech reader could read."""
+    sentences = []
+    for path in sorted(SCRIPTS.glob("*.js")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            code = line.split("//")[0]
+            for quoted in re.findall(r'"([^"]*)"', code):
+                if re.search(r"[A-Z][a-z]* [a-z]+", quoted):  # not "use strict", nor "board show-"
+                    sentences.append(f"{path.name}:{number}: {quoted}")
+    assert sentences == []
