@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, redirect, request, url_for
+from flask import Blueprint, Flask, Response, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import Babel, get_locale, get_translations
 
@@ -160,6 +160,15 @@ def switch_links() -> list[dict[str, Any]]:
     ]
 
 
+def _vary(response: Response) -> Response:
+    """Pages and JSON answers are in the reader's language: a cache must keep
+    one copy per language (the header, and the cookie of the switch)."""
+    if response.mimetype in ("text/html", "application/json"):
+        response.vary.add("Accept-Language")
+        response.vary.add("Cookie")
+    return response
+
+
 def init_app(app: Flask) -> None:
     """Flask-Babel with our locale selector, the template filters, the switch,
     and the translator the rules and table layers render through."""
@@ -174,3 +183,4 @@ def init_app(app: Flask) -> None:
     app.add_template_global(language)
     app.add_template_global(plural_forms)
     app.register_blueprint(bp)
+    app.after_request(_vary)

@@ -35,6 +35,11 @@ def test_the_browsers_language_chooses(
     assert f"<h1>{heading}</h1>" in page
 
 
+def test_pages_vary_by_language(client: FlaskClient) -> None:
+    vary = client.get("/", headers=CS).headers["Vary"]
+    assert "Accept-Language" in vary and "Cookie" in vary
+
+
 def test_a_language_without_a_catalogue_gets_english(client: FlaskClient) -> None:
     assert lang(client.get("/", headers={"Accept-Language": "fr-FR,fr;q=0.9"}).text) == "en"
 
