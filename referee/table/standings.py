@@ -122,6 +122,7 @@ def export_game(session: Session, table: Table) -> dict[str, Any]:
         "table": table.table.code,
         "setup": table.setup.to_dict(),
         "map_side": table.side.letter,
+        "printing": table.printing.value,
         "edicts": table.deal.edicts,
         "seats": [{"seat": s.order + 1, "player": s.name} for s in table.seats],
         "seasons": _rows(table, settled),

@@ -98,6 +98,7 @@ def test_the_czech_printing_scores_jorekburg_and_deepwood_by_its_sentences(
 
 def test_the_standings_say_which_printing(client: FlaskClient, app: Flask) -> None:
     t = set_up(client, app, True)
+    assert client.get(f"/t/{t.code}/export.json").get_json()["printing"] == "czech"
     page = client.get(f"/t/{t.code}/standings").text
     assert "Scored by the Czech printing of the cards" in page
     czech = client.get(f"/t/{t.code}/standings", headers={"Accept-Language": "cs"}).text
