@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.rules.cards import all_cards, card_named
+from referee.rules.cards import Printing, all_cards, card_named
 from referee.rules.season import monster_penalty, surrounded_mountains
 from referee.rules.sheet import MapSheet
 
@@ -30,8 +30,27 @@ CASES = [
 def test_card_scores_the_hand_count(path: Path, card: str, stars: int) -> None:
     known = load(path)
     sheet = MapSheet.parse(known["map"], known["side"])
-    result = card_named(card).score(sheet)
+    result = card_named(card, Printing(known.get("printing", "english"))).score(sheet)
     assert result.stars == stars, f"{card}: {known['counting'].get(card, '')} -- engine says {result.why}"
+
+
+PRINTED_OTHERWISE = [
+    pytest.param(path, name, stars, id=f"{path.stem}:{name}")
+    for path in KNOWN
+    for name, stars in load(path).get("english_stars", {}).items()
+]
+
+
+@pytest.mark.parametrize(("path", "card", "stars"), PRINTED_OTHERWISE)
+def test_another_printing_scores_its_own_hand_count(path: Path, card: str, stars: int) -> None:
+    """A map counted by another printing (the Czech one) is counted by the English
+    cards too: the engine's English card gives the English count, and the two differ."""
+    known = load(path)
+    sheet = MapSheet.parse(known["map"], known["side"])
+    english = card_named(card).score(sheet)
+    printed = card_named(card, Printing(known["printing"])).score(sheet)
+    assert english.stars == stars, f"{card}: {known['english_counting'][card]} -- engine says {english.why}"
+    assert printed.stars != english.stars
 
 
 @pytest.mark.parametrize("path", [p for p in KNOWN if "monsters" in load(p)], ids=lambda p: p.stem)

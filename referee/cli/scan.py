@@ -80,14 +80,20 @@ def run(args: argparse.Namespace) -> int:
 
 def doubt_note(reading: SheetReading) -> str | None:
     """One sentence naming the squares to check, or None when none are doubtful."""
-    from referee.rules.geometry import where
-    from referee.rules.words import plural
+    from referee.rules.geometry import where_all
+    from referee.rules.i18n import ngettext
 
     doubtful = reading.doubtful()
     if not doubtful:
         return None
-    places = "; ".join(where(r, c) for r, c in doubtful)
-    return f"check {plural(len(doubtful), 'doubtful square')} against the sheet: {places}"
+    return str(
+        ngettext(
+            "check %(num)d doubtful square against the sheet: %(places)s",
+            "check %(num)d doubtful squares against the sheet: %(places)s",
+            len(doubtful),
+            places=where_all(doubtful),
+        )
+    )
 
 
 UNSURE_COINS = "unknown (the coin track is not clear in the photo: count the coins on your sheet)"
@@ -96,7 +102,7 @@ UNSURE_COINS = "unknown (the coin track is not clear in the photo: count the coi
 def table(title: str, reading: SheetReading) -> str:
     """The map for a person: each doubtful square marked ``?`` beside its row,
     and the coins."""
-    from referee.rules.words import plural
+    from referee.rules.i18n import ngettext
 
     doubtful = set(reading.doubtful())
     lines = [f"{title} (side {reading.side})"]
@@ -105,5 +111,13 @@ def table(title: str, reading: SheetReading) -> str:
         lines.append(f"  {row}   {marks}")
     lines.append(f"coins: {UNSURE_COINS if reading.coins is None else reading.coins}")
     if doubtful:
-        lines.append(f"{plural(len(doubtful), 'doubtful square')} marked ?: check them before you confirm")
+        lines.append(
+            str(
+                ngettext(
+                    "%(num)d doubtful square marked ?: check them before you confirm",
+                    "%(num)d doubtful squares marked ?: check them before you confirm",
+                    len(doubtful),
+                )
+            )
+        )
     return "\n".join(lines)

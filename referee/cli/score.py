@@ -83,7 +83,7 @@ def score_one(sheet: MapSheet, cards: list[ScoringCard], coins: int | None) -> d
         result["coins"] = coins
         warning = coin_warning(sheet, coins)
         if warning:
-            result["warning"] = warning
+            result["warning"] = str(warning)
     return result
 
 
@@ -118,7 +118,7 @@ def render(title: str, result: dict[str, Any]) -> str:
     """A readable table: one aligned row per card, then coins, monsters, the
     surrounded mountains (already counted in the coins), and the total with
     what it adds up."""
-    from referee.rules.words import plural
+    from referee.rules.i18n import ngettext
 
     stars = sum(result["cards"].values())
     coins = result.get("coins")
@@ -132,8 +132,8 @@ def render(title: str, result: dict[str, Any]) -> str:
     label = max(len(name) for name, _ in rows)
     digits = max(len(str(value)) for _, value in rows)
     added = [
-        f"{stars} from {plural(len(result['cards']), 'card')}",
-        "coins not given" if coins is None else plural(coins, "coin"),
+        f"{stars} from {ngettext('%(num)d card', '%(num)d cards', len(result['cards']))}",
+        "coins not given" if coins is None else str(ngettext("%(num)d coin", "%(num)d coins", coins)),
         f"{result['monsters']} for monsters",
     ]
     lines = [f"{title} (side {result['side']})"]

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
 
 from referee.rules import terrain
 from referee.rules.geometry import SIZE, Cell
+from referee.rules.i18n import Text, pgettext
 
 GAMES = ("base", "heroes")
 CARD_BACKS = ("forest", "farm_water", "village", "spatial")
@@ -25,6 +26,13 @@ CARD_BACK_NAMES = {
     "village": "village",
     "spatial": "spatial",
 }
+CARD_BACK_LABELS: dict[str, Text] = {
+    "forest": pgettext("card back", "forest"),
+    "farm_water": pgettext("card back", "farm and water"),
+    "village": pgettext("card back", "village"),
+    "spatial": pgettext("card back", "spatial"),
+}
+"""The card backs for a person, in the reader's language."""
 DIRECTIONS = ("clockwise", "counterclockwise")
 CORNERS = ("top-left", "top-right", "bottom-right", "bottom-left")
 
@@ -168,6 +176,59 @@ class ScoringCardInfo:
     rule: str
     number: str | None
     confidence: dict[str, str]
+    printings: dict[str, str] = field(default_factory=dict)
+    """The rule as another printing words it, by printing ('czech'), in English."""
+
+    def rule_in(self, printing: str) -> str:
+        """The rule as ``printing`` words it (the English card's unless it differs)."""
+        return self.printings.get(printing, self.rule)
+
+
+@dataclass(frozen=True)
+class CardTexts:
+    """One language's texts of the printed cards, by their English names
+    (``referee/data/cards_<language>.json``). A name the language's rulebook
+    does not give is kept in English and marked untranslated there."""
+
+    language: str
+    raw: dict[str, Any]
+
+    def name(self, kind: str, name: str) -> str:
+        """The card's name in this language ('scoring', 'explore', 'ambush',
+        'hero', 'title' or 'map_side'), or ``name`` when the data has none."""
+        entry = self.raw.get(kind, {}).get(name)
+        if isinstance(entry, str):
+            return entry
+        return str(entry["name"]) if entry else name
+
+    def untranslated(self, kind: str, name: str) -> bool:
+        """Whether the rulebook gives no name in this language (the English one stands)."""
+        entry = self.raw.get(kind, {}).get(name)
+        return not entry or (isinstance(entry, dict) and bool(entry.get("untranslated")))
+
+    def rule(self, name: str, printing: str) -> str | None:
+        """A scoring card's rule in this language, as ``printing`` words it."""
+        entry = self.raw.get("scoring", {}).get(name)
+        if not entry:
+            return None
+        other = entry.get("printings", {}).get(printing)
+        return str(other["rule"]) if other else str(entry["rule"])
+
+    def effect(self, name: str) -> str | None:
+        """An ambush card's ongoing effect in this language."""
+        entry = self.raw.get("ambush", {}).get(name)
+        return str(entry["effect"]) if entry and entry.get("effect") else None
+
+
+@cache
+def card_texts(language: str) -> CardTexts | None:
+    """The card texts in ``language``, or None when the package has none."""
+    if not language.isalpha():
+        return None
+    path = resources.files("referee.data").joinpath(f"cards_{language}.json")
+    if not path.is_file():
+        return None
+    return CardTexts(language, _load(f"cards_{language}.json"))
 
 
 @cache
@@ -264,6 +325,7 @@ def scoring_card_infos() -> tuple[ScoringCardInfo, ...]:
             rule=s["rule"],
             number=s["number"],
             confidence=s["confidence"],
+            printings={p: v["rule"] for p, v in s.get("printings", {}).items()},
         )
         for s in _load("scoring_cards.json")["cards"]
     )

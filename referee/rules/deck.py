@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 
 from referee.rules import data
 from referee.rules.errors import RefereeError
+from referee.rules.i18n import Name, Text, _, join, ngettext
 
 DEAL_VERSION: int = 1
 """Bump when the dealing algorithm changes; stored with every table."""
@@ -42,6 +43,12 @@ EDITION_NAMES = {
     "heroes": "Cartographers Heroes",
     "combined": "Cartographers and Cartographers Heroes combined",
 }
+EDITION_LABELS: dict[str, Text] = {
+    "base": _("Cartographers"),
+    "heroes": _("Cartographers Heroes"),
+    "combined": _("Cartographers and Cartographers Heroes combined"),
+}
+"""The editions for a person, in the reader's language."""
 EDICT_MODES = ("random", "first_game", "chosen")
 EDICT_LETTERS = ("A", "B", "C", "D")
 KINDS = ("explore", "ruins", "ambush", "hero")
@@ -51,7 +58,13 @@ T = TypeVar("T")
 
 class SetupError(RefereeError):
     """A setup that cannot be dealt (an unknown edition, a bad seed, a wrong
-    set of ambush or scoring cards), or a tap past the end of the game."""
+    set of ambush or scoring cards), or a tap past the end of the game.
+    ``field`` names the setup choice the sentence is about, for a form to
+    show it there: 'seed', 'ambushes', 'edition' or 'edicts' (the default)."""
+
+    def __init__(self, message: Text | str, field: str = "edicts") -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class DealError(SetupError):
@@ -204,31 +217,51 @@ class Setup:
         """The setup itself, or SetupError with a sentence saying what is wrong."""
         if not isinstance(self.version, int) or self.version not in SUPPORTED_VERSIONS:
             raise SetupError(
-                f"This table was dealt by version {self.version} of the dealer, which this referee "
-                f"does not know (it knows {', '.join(map(str, SUPPORTED_VERSIONS))})."
+                _(
+                    "This table was dealt by version %(version)s of the dealer, which this referee "
+                    "does not know (it knows %(known)s).",
+                    version=self.version,
+                    known=", ".join(map(str, SUPPORTED_VERSIONS)),
+                )
             )
         if self.edition not in EDITIONS:
-            raise SetupError("Choose the base game, Cartographers Heroes or the two combined.")
+            raise SetupError(_("Choose the base game, Cartographers Heroes or the two combined."), "edition")
         check_seed(self.seed)
         for what, value in (("season", self.season_set), ("explore", self.explore_set)):
             if value not in data.GAMES:
-                raise SetupError(f"Choose which {what} cards to use: the base game's or the Heroes ones.")
+                if what == "season":
+                    raise SetupError(
+                        _("Choose which season cards to use: the base game's or the Heroes ones.")
+                    )
+                raise SetupError(_("Choose which explore cards to use: the base game's or the Heroes ones."))
             if self.edition != "combined" and value != self.edition:
+                edition = EDITION_LABELS[self.edition]
+                if what == "season":
+                    raise SetupError(
+                        _(
+                            "%(edition)s uses its own season cards; combine the two games to use the others.",
+                            edition=edition,
+                        )
+                    )
                 raise SetupError(
-                    f"{EDITION_NAMES[self.edition]} uses its own {what} cards; "
-                    f"combine the two games to use the others."
+                    _(
+                        "%(edition)s uses its own explore cards; combine the two games to use the others.",
+                        edition=edition,
+                    )
                 )
         if not isinstance(self.heroes, bool):
-            raise SetupError("Choose whether the hero cards are in the explore deck.")
+            raise SetupError(_("Choose whether the hero cards are in the explore deck."))
         if self.edition != "combined" and self.heroes != (self.edition == "heroes"):
             raise SetupError(
-                "Hero cards are always in Cartographers Heroes and never in the base game; "
-                "combine the two games to choose."
+                _(
+                    "Hero cards are always in Cartographers Heroes and never in the base game; "
+                    "combine the two games to choose."
+                )
             )
         self._check_ambushes()
         self._check_edicts()
         if not isinstance(self.solo, bool):
-            raise SetupError("Solo mode is either on or off.")
+            raise SetupError(_("Solo mode is either on or off."))
         return self
 
     def _check_ambushes(self) -> None:
@@ -237,49 +270,76 @@ class Setup:
             n for n in names if not isinstance(n, str) or data.normalise_name(n) not in _ambush_index()
         ]
         if unknown:
-            raise SetupError(f"There is no ambush card called {unknown[0]!r} in either game.")
+            raise SetupError(
+                _("There is no ambush card called %(name)r in either game.", name=str(unknown[0])), "ambushes"
+            )
         if len(set(names)) != len(names):
-            raise SetupError("Each ambush card can be in the ambush deck only once.")
+            raise SetupError(_("Each ambush card can be in the ambush deck only once."), "ambushes")
         if len(names) != 4:
-            raise SetupError(f"The ambush deck needs exactly four ambush cards, not {len(names)}.")
+            raise SetupError(
+                _("The ambush deck needs exactly four ambush cards, not %(count)d.", count=len(names)),
+                "ambushes",
+            )
         if self.edition != "combined" and names != edition_ambushes(self.edition):
             raise SetupError(
-                f"{EDITION_NAMES[self.edition]} uses its own four ambush cards; "
-                f"combine the two games to mix them."
+                _(
+                    "%(edition)s uses its own four ambush cards; combine the two games to mix them.",
+                    edition=EDITION_LABELS[self.edition],
+                ),
+                "ambushes",
             )
 
     def _check_edicts(self) -> None:
         if self.edicts not in EDICT_MODES:
-            raise SetupError("Place the scoring cards at random, as in a first game, or as chosen.")
+            raise SetupError(_("Place the scoring cards at random, as in a first game, or as chosen."))
         if self.edicts == "first_game" and self.edition == "base":
             raise SetupError(
-                "The base game's rulebook names no scoring cards for a first game; "
-                "place them at random or choose them."
+                _(
+                    "The base game's rulebook names no scoring cards for a first game; "
+                    "place them at random or choose them."
+                )
             )
         if self.edicts != "chosen":
             return
         chosen = self.chosen
         if not isinstance(chosen, tuple) or len(chosen) != 4:
-            raise SetupError("Choose four scoring cards, one for each edict A to D.")
+            raise SetupError(_("Choose four scoring cards, one for each edict A to D."))
         cards = []
         for letter, name in zip(EDICT_LETTERS, chosen, strict=True):
             info = _scoring_index().get(data.normalise_name(name)) if isinstance(name, str) else None
             if info is None:
-                raise SetupError(f"There is no scoring card called {name!r} (edict {letter}).")
+                raise SetupError(
+                    _(
+                        "There is no scoring card called %(name)r (edict %(letter)s).",
+                        name=str(name),
+                        letter=letter,
+                    )
+                )
             if self.edition != "combined" and info.game != self.edition:
                 raise SetupError(
-                    f"{info.name} (edict {letter}) is not a {EDITION_NAMES[self.edition]} scoring card; "
-                    f"combine the two games to mix them."
+                    _(
+                        "%(card)s (edict %(letter)s) is not a %(edition)s scoring card; "
+                        "combine the two games to mix them.",
+                        card=Name("scoring", info.name),
+                        letter=letter,
+                        edition=EDITION_LABELS[self.edition],
+                    )
                 )
             cards.append(info)
         for back in data.CARD_BACKS:
             same = [c.name for c in cards if c.back == back]
             if len(same) != 1:
-                label = data.CARD_BACK_NAMES[back]
+                label = data.CARD_BACK_LABELS[back]
                 if not same:
-                    raise SetupError(f"Choose one {label} scoring card: there is none among the four.")
+                    raise SetupError(
+                        _("Choose one %(back)s scoring card: there is none among the four.", back=label)
+                    )
                 raise SetupError(
-                    f"Choose only one {label} scoring card: {' and '.join(same)} have the same card back."
+                    _(
+                        "Choose only one %(back)s scoring card: %(cards)s have the same card back.",
+                        back=label,
+                        cards=join([Name("scoring", n) for n in same]),
+                    )
                 )
 
     def options(self) -> str:
@@ -323,7 +383,9 @@ class Setup:
                 version=raw.get("version", DEAL_VERSION),
             ).check()
         except (KeyError, TypeError, AttributeError) as e:
-            raise SetupError(f"This stored setup is incomplete or damaged ({e}).") from None
+            raise SetupError(
+                _("This stored setup is incomplete or damaged (%(error)s).", error=str(e))
+            ) from None
 
 
 AMBUSH_MODES = ("random", "chosen")
@@ -343,12 +405,22 @@ def ambushes_at_random(seed: str) -> tuple[str, ...]:
 def check_seed(seed: object) -> str:
     """The seed if it can be dealt, else SetupError saying why."""
     if not isinstance(seed, str) or not seed.strip():
-        raise SetupError("Type a seed: any word or phrase, the same one for everyone at the table.")
+        raise SetupError(
+            _("Type a seed: any word or phrase, the same one for everyone at the table."), "seed"
+        )
     seed = unicodedata.normalize("NFC", seed.strip())
     if len(seed) > MAX_SEED_LENGTH:
-        raise SetupError(f"The seed is {len(seed)} characters long; keep it to {MAX_SEED_LENGTH} or fewer.")
+        raise SetupError(
+            ngettext(
+                "The seed is %(num)d character long; keep it to %(most)d or fewer.",
+                "The seed is %(num)d characters long; keep it to %(most)d or fewer.",
+                len(seed),
+                most=MAX_SEED_LENGTH,
+            ),
+            "seed",
+        )
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in seed):
-        raise SetupError("The seed may not contain control characters or line breaks.")
+        raise SetupError(_("The seed may not contain control characters or line breaks."), "seed")
     return seed
 
 
@@ -450,7 +522,7 @@ class Deal:
         """The table after ``taps`` turns (0: nothing revealed yet). The season
         ends on its last turn: the next tap starts the next season."""
         if isinstance(taps, bool) or not isinstance(taps, int) or taps < 0:
-            raise SetupError("The number of cards revealed cannot be negative.")
+            raise SetupError(_("The number of cards revealed cannot be negative."))
         left = taps
         for index, season in enumerate(self.seasons):
             count = len(season.turns)
@@ -468,7 +540,10 @@ class Deal:
                 )
             left -= count
         raise SetupError(
-            f"The game is over after {self.turn_count()} turns; there is nothing more to reveal."
+            _(
+                "The game is over after %(turns)d turns; there is nothing more to reveal.",
+                turns=self.turn_count(),
+            )
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -550,8 +625,11 @@ def deal(setup: Setup) -> Deal:
     most = max(s.threshold for s in seasons_printed)
     if sum(c.time for c in explore) < most:
         raise DealError(
-            f"The explore cards' time values add up to {sum(c.time for c in explore)}, "
-            f"so a season of {most} could never end."
+            _(
+                "The explore cards' time values add up to %(sum)d, so a season of %(most)d could never end.",
+                sum=sum(c.time for c in explore),
+                most=most,
+            )
         )
 
     ambush_deck = rng.shuffle([DeckCard(name, "ambush", 0) for name in setup.ambushes])
@@ -597,7 +675,14 @@ def reveal_season(
         reveals: list[Reveal] = []
         while True:
             if not deck:
-                raise DealError(f"The explore deck ran out in {season} at time {time} of {threshold}.")
+                raise DealError(
+                    _(
+                        "The explore deck ran out in %(season)s at time %(time)d of %(threshold)d.",
+                        season=season,
+                        time=time,
+                        threshold=threshold,
+                    )
+                )
             card = deck.pop(0)
             revealed.append(card)
             if card.kind == "ruins":

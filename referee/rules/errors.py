@@ -12,7 +12,7 @@ class MapError(RefereeError):
     code, or a printed mountain or wasteland missing or added. ``row`` and
     ``col`` (0-based) name the space when there is one."""
 
-    def __init__(self, message: str, row: int | None = None, col: int | None = None):
+    def __init__(self, message: object, row: int | None = None, col: int | None = None):
         super().__init__(message)
         self.row = row
         self.col = col

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from referee.rules.data import solo_titles
 from referee.rules.errors import ScoringError
+from referee.rules.i18n import Text, _, join, ngettext
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ class Standing:
     place: int
     """1 for the winner; tied players share a place."""
     player: PlayerTotals
-    reason: str
+    reason: Text
     """Why this place, in words."""
 
     @property
@@ -49,18 +50,18 @@ class Standing:
         return self.place == 1
 
 
-def _stars(n: int) -> str:
-    return f"{n} star{'s' if n != 1 else ''}"
+def _stars(n: int) -> Text:
+    return ngettext("%(num)d star", "%(num)d stars", n)
 
 
 def standings(players: Sequence[PlayerTotals]) -> list[Standing]:
     """Rank players by total; break ties by fewest stars lost to monsters;
     players still tied share the place (and, in first, the victory)."""
     if not players:
-        raise ScoringError("there are no players to rank")
+        raise ScoringError(_("there are no players to rank"))
     names = [p.name for p in players]
     if len(set(names)) != len(names):
-        raise ScoringError("two players have the same name; give each a different one")
+        raise ScoringError(_("two players have the same name; give each a different one"))
     key = {p.name: (-p.total, p.lost_to_monsters) for p in players}
     ordered = sorted(players, key=lambda p: key[p.name])
     result: list[Standing] = []
@@ -69,20 +70,30 @@ def standings(players: Sequence[PlayerTotals]) -> list[Standing]:
         equal = [p for p in same_total if p.lost_to_monsters == player.lost_to_monsters]
         place = 1 + sum(1 for p in players if key[p.name] < key[player.name])
         if not same_total:
-            reason = f"{_stars(player.total)}."
+            reason = _("%(stars)s.", stars=_stars(player.total))
         elif not equal:
-            reason = (
-                f"{_stars(player.total)}, tied with {', '.join(p.name for p in same_total)}; "
-                f"the tiebreak counts stars lost to monsters: {player.name} lost "
-                f"{player.lost_to_monsters}, "
-                + ", ".join(f"{p.name} {p.lost_to_monsters}" for p in same_total)
-                + "."
+            reason = _(
+                "%(stars)s, tied with %(others)s; the tiebreak counts stars lost to monsters: "
+                "%(name)s lost %(lost)d, %(others_lost)s.",
+                stars=_stars(player.total),
+                others=join([p.name for p in same_total]),
+                name=player.name,
+                lost=player.lost_to_monsters,
+                others_lost=", ".join(f"{p.name} {p.lost_to_monsters}" for p in same_total),
+            )
+        elif place == 1:
+            reason = _(
+                "%(stars)s and %(lost)d lost to monsters, the same as %(others)s: they share the victory.",
+                stars=_stars(player.total),
+                lost=player.lost_to_monsters,
+                others=join([p.name for p in equal]),
             )
         else:
-            shared = "share the victory" if place == 1 else "share the place"
-            reason = (
-                f"{_stars(player.total)} and {player.lost_to_monsters} lost to monsters, the same as "
-                f"{', '.join(p.name for p in equal)}: they {shared}."
+            reason = _(
+                "%(stars)s and %(lost)d lost to monsters, the same as %(others)s: they share the place.",
+                stars=_stars(player.total),
+                lost=player.lost_to_monsters,
+                others=join([p.name for p in equal]),
             )
         result.append(Standing(place, player, reason))
     return result
@@ -102,7 +113,7 @@ def solo_result(score: int, solo_numbers: Sequence[int]) -> SoloResult:
     """Subtract the numbers in the lower corners of the four scoring cards in
     play from the score; the title is the highest rating met or surpassed."""
     if len(solo_numbers) != 4:
-        raise ScoringError(f"solo mode plays four scoring cards, not {len(solo_numbers)}")
+        raise ScoringError(_("solo mode plays four scoring cards, not %(count)d", count=len(solo_numbers)))
     total = sum(solo_numbers)
     rating = score - total
     titles = solo_titles()

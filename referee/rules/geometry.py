@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from referee.rules.i18n import Joined, Text, _
+
 SIZE = 11
 SPACES = SIZE * SIZE
 
@@ -59,6 +61,11 @@ def cells(indices: Iterable[int]) -> list[Cell]:
     return sorted(cell(i) for i in indices)
 
 
-def where(row: int, col: int) -> str:
+def where(row: int, col: int) -> Text:
     """A space named the way a player counts it: from 1, at the top left."""
-    return f"row {row + 1}, column {col + 1}"
+    return _("row %(row)d, column %(col)d", row=row + 1, col=col + 1)
+
+
+def where_all(spaces: Iterable[Cell]) -> Text:
+    """Several spaces, in reading order, separated by semicolons."""
+    return Joined([where(r, c) for r, c in sorted(spaces)], "; ")

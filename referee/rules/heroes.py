@@ -21,9 +21,10 @@ from enum import Enum
 
 from referee.rules.data import HeroCard, ambush_cards, normalise_name
 from referee.rules.errors import DrawingError, UnknownCardError
-from referee.rules.geometry import NEIGHBOURS, SIZE, Cell, cell, index, where
+from referee.rules.geometry import NEIGHBOURS, SIZE, Cell, cell, index, where, where_all
+from referee.rules.i18n import Name, Text, _
 from referee.rules.sheet import MapSheet
-from referee.rules.terrain import DESTROYED, EMPTY, HERO, MONSTER, MOUNTAIN, NAMES, WASTELAND
+from referee.rules.terrain import DESTROYED, EMPTY, HERO, LABELS, MONSTER, MOUNTAIN, WASTELAND
 
 DRAGON_INFERNO = "Dragon Inferno"
 ZOMBIE_PLAGUE = "Zombie Plague"
@@ -62,7 +63,7 @@ class Orientation(Enum):
         dr, dc = offset
         if flipped:
             dc = -dc
-        for _ in range(quarters):
+        for _turn in range(quarters):
             dr, dc = dc, -dr  # a quarter turn clockwise: right becomes down
         return dr, dc
 
@@ -88,7 +89,13 @@ def _index(at: Cell) -> int:
     """The index of a space, refused with a sentence when it is off the map."""
     row, col = at
     if not _on_map(at):
-        raise DrawingError(f"{where(row, col)} is off the map; rows and columns run from 1 to {SIZE}")
+        raise DrawingError(
+            _(
+                "%(space)s is off the map; rows and columns run from 1 to %(size)d",
+                space=where(row, col),
+                size=SIZE,
+            )
+        )
     return index(row, col)
 
 
@@ -133,7 +140,13 @@ def place_hero(
     i = _index(at)
     code = sheet.codes[i]
     if code != EMPTY:
-        raise DrawingError(f"{where(*at)} holds {NAMES[code]}; a hero is drawn on an empty space")
+        raise DrawingError(
+            _(
+                "%(space)s holds %(terrain)s; a hero is drawn on an empty space",
+                space=where(*at),
+                terrain=LABELS[code],
+            )
+        )
     drawn = sheet.with_codes({i: HERO})
     return _destroy_monsters(drawn, attacked_spaces(at, hero, orientation))
 
@@ -173,7 +186,14 @@ def _check_tag(sheet: MapSheet, name: str, spaces: Collection[Cell]) -> None:
     for at in spaces:
         code = sheet.codes[_index(at)]
         if code not in (MONSTER, DESTROYED):
-            raise DrawingError(f"{where(*at)} is tagged as the {name} but holds {NAMES[code]}, not a monster")
+            raise DrawingError(
+                _(
+                    "%(space)s is tagged as the %(ambush)s but holds %(terrain)s, not a monster",
+                    space=where(*at),
+                    ambush=Name("ambush", name),
+                    terrain=LABELS[code],
+                )
+            )
 
 
 def _living(sheet: MapSheet, name: str, spaces: Collection[Cell]) -> set[Cell]:
@@ -189,8 +209,8 @@ def _adjacent(spaces: Iterable[Cell]) -> set[Cell]:
     return {cell(n) for i in group for n in NEIGHBOURS[i] if n not in group}
 
 
-def _names(spaces: Iterable[Cell]) -> str:
-    return "; ".join(where(*at) for at in sorted(spaces))
+def _names(spaces: Iterable[Cell]) -> Text:
+    return where_all(spaces)
 
 
 def destroy(sheet: MapSheet, at: Cell, allowed: Collection[Cell] | None = None) -> MapSheet:
@@ -205,12 +225,26 @@ def destroy(sheet: MapSheet, at: Cell, allowed: Collection[Cell] | None = None) 
     code = sheet.codes[i]
     if allowed is not None and at not in allowed:
         if not allowed:
-            raise DrawingError(f"{where(*at)} cannot be destroyed: there is no space to destroy")
-        raise DrawingError(f"{where(*at)} cannot be destroyed; choose one of: {_names(allowed)}")
+            raise DrawingError(
+                _("%(space)s cannot be destroyed: there is no space to destroy", space=where(*at))
+            )
+        raise DrawingError(
+            _(
+                "%(space)s cannot be destroyed; choose one of: %(allowed)s",
+                space=where(*at),
+                allowed=_names(allowed),
+            )
+        )
     if code == DESTROYED:
-        raise DrawingError(f"{where(*at)} is already destroyed")
+        raise DrawingError(_("%(space)s is already destroyed", space=where(*at)))
     if code in (MOUNTAIN, WASTELAND):
-        raise DrawingError(f"{where(*at)} is a printed {NAMES[code]} and cannot be destroyed")
+        raise DrawingError(
+            _(
+                "%(space)s is a printed %(terrain)s and cannot be destroyed",
+                space=where(*at),
+                terrain=LABELS[code],
+            )
+        )
     return sheet.with_codes({i: DESTROYED})
 
 
@@ -302,7 +336,7 @@ class EffectOutcome:
     """What one ongoing effect did to the map after a season's scoring."""
 
     ambush: str
-    sentence: str
+    sentence: Text
     drawn: frozenset[Cell] = frozenset()
     """Monster spaces drawn (the zombies' spread)."""
     destroyed: frozenset[Cell] = frozenset()
@@ -331,7 +365,7 @@ def _canonical(name: str) -> str:
     for card in ambush_cards():
         if normalise_name(name) == normalise_name(card.name):
             return card.name
-    raise UnknownCardError(f"there is no ambush card called '{name}'")
+    raise UnknownCardError(_("there is no ambush card called '%(name)s'", name=name))
 
 
 def resolve_after_scoring(
@@ -367,30 +401,37 @@ def resolve_after_scoring(
             drawn = spaces - tag.spaces
             tags[n] = MonsterTag(tag.ambush, spaces)
             sheet, killed = apply_standing_attacks(sheet, patterns)
-            if drawn:
-                sentence = f"The zombies spread to {_names(drawn)}."
-                if killed:
-                    sentence += f" Heroes destroyed the zombies at {_names(killed)}."
+            if drawn and killed:
+                sentence = _(
+                    "The zombies spread to %(spaces)s. Heroes destroyed the zombies at %(killed)s.",
+                    spaces=_names(drawn),
+                    killed=_names(killed),
+                )
+            elif drawn:
+                sentence = _("The zombies spread to %(spaces)s.", spaces=_names(drawn))
             else:
-                sentence = "The zombies have no empty space next to them to spread to."
+                sentence = _("The zombies have no empty space next to them to spread to.")
             outcomes.append(EffectOutcome(tag.ambush, sentence, frozenset(drawn), frozenset(killed)))
         elif tag.ambush == GIANT_TROLL_RAVAGE:
             targets = troll_targets(sheet, tag.spaces)
             if not targets:
                 outcomes.append(
-                    EffectOutcome(tag.ambush, "The Giant Troll has no empty space next to it to destroy.")
+                    EffectOutcome(tag.ambush, _("The Giant Troll has no empty space next to it to destroy."))
                 )
                 continue
             choice = choices.get(tag.ambush)
             if choice is None:
                 raise DrawingError(
-                    f"choose which empty space next to the Giant Troll is destroyed: {_names(targets)}"
+                    _(
+                        "choose which empty space next to the Giant Troll is destroyed: %(spaces)s",
+                        spaces=_names(targets),
+                    )
                 )
             sheet = destroy(sheet, choice, targets)
             outcomes.append(
                 EffectOutcome(
                     tag.ambush,
-                    f"The Giant Troll destroyed {where(*choice)}.",
+                    _("The Giant Troll destroyed %(space)s.", space=where(*choice)),
                     destroyed=frozenset({choice}),
                 )
             )
@@ -400,7 +441,10 @@ def resolve_after_scoring(
             outcomes.append(
                 EffectOutcome(
                     tag.ambush,
-                    f"Every space of the Dragon is surrounded or destroyed: gain {DRAGON_COINS} coins.",
+                    _(
+                        "Every space of the Dragon is surrounded or destroyed: gain %(coins)d coins.",
+                        coins=DRAGON_COINS,
+                    ),
                     coins=DRAGON_COINS,
                 )
             )

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from referee.rules.cards import CardScore, ScoringCard
 from referee.rules.data import SeasonCard
 from referee.rules.errors import ScoringError
-from referee.rules.geometry import NEIGHBOURS, Cell, cell, where
+from referee.rules.geometry import NEIGHBOURS, Cell, cell, where_all
+from referee.rules.i18n import Text, _, ngettext
 from referee.rules.sheet import MapSheet
 from referee.rules.terrain import EMPTY, MONSTER, MOUNTAIN
-from referee.rules.words import plural
 
 EDICTS = ("A", "B", "C", "D")
 
@@ -47,7 +47,7 @@ def surrounded_mountains(sheet: MapSheet) -> list[Cell]:
     ]
 
 
-def coin_warning(sheet: MapSheet, coins: int, known: Iterable[Cell] = ()) -> str | None:
+def coin_warning(sheet: MapSheet, coins: int, known: Iterable[Cell] = ()) -> Text | None:
     """A sentence when the coin track shows fewer coins than the map's
     surrounded mountains alone would have filled, else None.
 
@@ -59,10 +59,14 @@ def coin_warning(sheet: MapSheet, coins: int, known: Iterable[Cell] = ()) -> str
     expected = min(len(mountains), sheet.side.coin_track)
     if coins >= expected or set(mountains) <= set(known):
         return None
-    places = "; ".join(where(r, c) for r, c in mountains)
-    return (
-        f"The map surrounds {plural(expected, 'mountain')} ({places}), "
-        f"each worth a coin, but the coin track shows only {coins}."
+    return ngettext(
+        "The map surrounds %(num)d mountain (%(places)s), each worth a coin, "
+        "but the coin track shows only %(coins)d.",
+        "The map surrounds %(num)d mountains (%(places)s), each worth a coin, "
+        "but the coin track shows only %(coins)d.",
+        expected,
+        places=where_all(mountains),
+        coins=coins,
     )
 
 
@@ -70,10 +74,17 @@ def check_coins(sheet: MapSheet, coins: int) -> int:
     """The filled coin symbols, refused when they are not on the track."""
     track = sheet.side.coin_track
     if isinstance(coins, bool) or not isinstance(coins, int) or coins < 0:
-        raise ScoringError(f"coins must be a whole number from 0 to {track}, not {coins!r}")
+        raise ScoringError(
+            _("coins must be a whole number from 0 to %(track)d, not %(coins)r", track=track, coins=coins)
+        )
     if coins > track:
         raise ScoringError(
-            f"the coin track of side {sheet.side.letter} has {track} coin symbols; {coins} cannot be filled"
+            _(
+                "the coin track of side %(side)s has %(track)d coin symbols; %(coins)d cannot be filled",
+                side=sheet.side.letter,
+                track=track,
+                coins=coins,
+            )
         )
     return coins
 
@@ -89,7 +100,7 @@ class SeasonScore:
     monsters: int
     """The monster penalty, zero or less."""
     penalised: frozenset[Cell] = field(default_factory=frozenset)
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[Text, ...] = ()
 
     @property
     def total(self) -> int:
@@ -110,7 +121,7 @@ def score_season(
     scored = []
     for letter in season.edicts:
         if letter not in edicts:
-            raise ScoringError(f"edict {letter} has no scoring card")
+            raise ScoringError(_("edict %(letter)s has no scoring card", letter=letter))
         card = edicts[letter]
         scored.append((letter, card.name, card.score(sheet)))
     monsters, penalised = monster_penalty(sheet)

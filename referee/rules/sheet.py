@@ -13,7 +13,7 @@ from referee.rules import terrain
 from referee.rules.data import MapSide, map_sides
 from referee.rules.errors import MapError
 from referee.rules.geometry import NEIGHBOURS, SIZE, SPACES, cell, index, where
-from referee.rules.words import plural
+from referee.rules.i18n import _, ngettext
 
 Cluster = frozenset[int]
 
@@ -28,7 +28,9 @@ class MapSheet:
         self.codes: tuple[str, ...] = tuple(codes)
         """One map code per space, row by row from the top left."""
         if len(self.codes) != SPACES:
-            raise MapError(f"a map has {SPACES} spaces, not {len(self.codes)}")
+            raise MapError(
+                _("a map has %(spaces)d spaces, not %(count)d", spaces=SPACES, count=len(self.codes))
+            )
 
     # --- building ---------------------------------------------------------
 
@@ -44,18 +46,36 @@ class MapSheet:
         lines = [line.rstrip() for line in text.strip("\n\r\t ").splitlines()]
         if len(lines) != SIZE:
             raise MapError(
-                f"a map has {SIZE} rows of {SIZE} spaces; this one has {plural(len(lines), 'row')}"
+                ngettext(
+                    "a map has %(size)d rows of %(size)d spaces; this one has %(num)d row",
+                    "a map has %(size)d rows of %(size)d spaces; this one has %(num)d rows",
+                    len(lines),
+                    size=SIZE,
+                )
             )
         codes: list[str] = []
         for r, line in enumerate(lines):
             line = line.strip()
             if len(line) != SIZE:
-                raise MapError(f"row {r + 1} has {plural(len(line), 'space')}; every row has {SIZE}", row=r)
+                raise MapError(
+                    ngettext(
+                        "row %(row)d has %(num)d space; every row has %(size)d",
+                        "row %(row)d has %(num)d spaces; every row has %(size)d",
+                        len(line),
+                        row=r + 1,
+                        size=SIZE,
+                    ),
+                    row=r,
+                )
             for c, ch in enumerate(line):
                 if ch not in terrain.ALL_CODES:
                     raise MapError(
-                        f"{where(r, c)}: '{ch}' is not a map code "
-                        f"(use one of {' '.join(sorted(terrain.ALL_CODES))})",
+                        _(
+                            "%(space)s: '%(code)s' is not a map code (use one of %(codes)s)",
+                            space=where(r, c),
+                            code=ch,
+                            codes=" ".join(sorted(terrain.ALL_CODES)),
+                        ),
                         row=r,
                         col=c,
                     )
@@ -79,16 +99,28 @@ class MapSheet:
             printed = self.side.printed(r, c)
             if printed != terrain.EMPTY and code != printed:
                 raise MapError(
-                    f"{where(r, c)}: side {self.side.letter} prints a "
-                    f"{terrain.NAMES[printed]} here, but the map has "
-                    f"{terrain.NAMES[code]} ('{code}')",
+                    _(
+                        "%(space)s: side %(side)s prints a %(printed)s here, "
+                        "but the map has %(terrain)s ('%(code)s')",
+                        space=where(r, c),
+                        side=self.side.letter,
+                        printed=terrain.LABELS[printed],
+                        terrain=terrain.LABELS[code],
+                        code=code,
+                    ),
                     row=r,
                     col=c,
                 )
             if printed == terrain.EMPTY and code in terrain.PRINTED:
                 raise MapError(
-                    f"{where(r, c)}: side {self.side.letter} has no "
-                    f"{terrain.NAMES[code]} here; only printed spaces may hold '{code}'",
+                    _(
+                        "%(space)s: side %(side)s has no %(terrain)s here; "
+                        "only printed spaces may hold '%(code)s'",
+                        space=where(r, c),
+                        side=self.side.letter,
+                        terrain=terrain.LABELS[code],
+                        code=code,
+                    ),
                     row=r,
                     col=c,
                 )
@@ -184,4 +216,10 @@ def side_named(letter: str) -> MapSide:
     try:
         return sides[letter.strip().upper()]
     except KeyError:
-        raise MapError(f"there is no map side '{letter}'; the sides are {', '.join(sides)}") from None
+        raise MapError(
+            _(
+                "there is no map side '%(letter)s'; the sides are %(sides)s",
+                letter=letter,
+                sides=", ".join(sides),
+            )
+        ) from None

@@ -39,7 +39,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from referee.rules.data import CORNERS, DIRECTIONS, AmbushCard
-from referee.rules.geometry import SIZE, Cell, index, where
+from referee.rules.geometry import SIZE, Cell, index, where_all
+from referee.rules.i18n import Name, Text, _, ngettext
 from referee.rules.sheet import MapSheet
 from referee.rules.terrain import EMPTY, MONSTER
 
@@ -59,14 +60,22 @@ class Placement:
     anchor: Cell
     """The top-left corner of the shape's bounding box."""
 
-    def sentence(self) -> str:
+    def sentence(self) -> Text:
         """Where the monster goes, in a player's words."""
+        spaces = where_all(self.spaces)
         if self.ring == 0:
-            along = "along the edge of the map"
-        else:
-            along = f"{self.ring} space{'s' if self.ring > 1 else ''} in from the edge of the map"
-        spaces = "; ".join(where(*at) for at in sorted(self.spaces))
-        return f"Draw the {self.ambush} monster {along}: {spaces}."
+            return _(
+                "Draw the %(ambush)s monster along the edge of the map: %(spaces)s.",
+                ambush=Name("ambush", self.ambush),
+                spaces=spaces,
+            )
+        return ngettext(
+            "Draw the %(ambush)s monster %(num)d space in from the edge of the map: %(spaces)s.",
+            "Draw the %(ambush)s monster %(num)d spaces in from the edge of the map: %(spaces)s.",
+            self.ring,
+            ambush=Name("ambush", self.ambush),
+            spaces=spaces,
+        )
 
 
 def ring_of(at: Cell) -> int:
@@ -143,11 +152,11 @@ def draw_solo_ambush(sheet: MapSheet, placement: Placement) -> MapSheet:
     return sheet.with_codes({index(r, c): MONSTER for r, c in placement.spaces})
 
 
-def solo_sentence(ambush: AmbushCard, placement: Placement | None) -> str:
+def solo_sentence(ambush: AmbushCard, placement: Placement | None) -> Text:
     """What the ambush helper tells the player."""
     if placement is None:
-        return (
-            f"The {ambush.name} monster cannot be legally drawn anywhere on the map: "
-            "disregard the ambush card."
+        return _(
+            "The %(ambush)s monster cannot be legally drawn anywhere on the map: disregard the ambush card.",
+            ambush=Name("ambush", ambush.name),
         )
     return placement.sentence()

@@ -7,6 +7,8 @@ space holds whatever is drawn on it.
 
 from __future__ import annotations
 
+from referee.rules.i18n import Text, pgettext
+
 EMPTY = "."
 FOREST = "F"
 VILLAGE = "V"
@@ -30,6 +32,21 @@ NAMES: dict[str, str] = {
     DESTROYED: "destroyed",
     MOUNTAIN: "mountain",
     WASTELAND: "wasteland",
+}
+
+#: Every code's name for a person, in the reader's language (the Czech
+#: rulebook's terrain names: les, vesnice, farma, voda, nestvůra, hrdina, hora).
+LABELS: dict[str, Text] = {
+    EMPTY: pgettext("terrain", "empty"),
+    FOREST: pgettext("terrain", "forest"),
+    VILLAGE: pgettext("terrain", "village"),
+    FARM: pgettext("terrain", "farm"),
+    WATER: pgettext("terrain", "water"),
+    MONSTER: pgettext("terrain", "monster"),
+    HERO: pgettext("terrain", "hero"),
+    DESTROYED: pgettext("terrain", "destroyed"),
+    MOUNTAIN: pgettext("terrain", "mountain"),
+    WASTELAND: pgettext("terrain", "wasteland"),
 }
 
 #: Codes by rulebook name, for data files that name terrains in words.

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from referee.rules import heroes, solo, terrain
 from referee.rules.geometry import Cell
+from referee.rules.i18n import _
 from referee.rules.sheet import MapSheet
 from referee.store.models import Seat
 from referee.store.sheets import SeasonSheet
@@ -48,7 +49,7 @@ def gorgon_sheet(session: Session, table: Table, seat: Seat, s: int) -> SeasonSh
     """The seat's sheet for season ``s``, when a Gorgon's gaze waits on it."""
     sheet = find_sheet(session, seat, s)
     if sheet is None or not gorgon_pending(table, sheet):
-        raise Refused(CONFLICT, "There is no Gorgon gaze waiting on this sheet.")
+        raise Refused(CONFLICT, _("There is no Gorgon gaze waiting on this sheet."))
     return sheet
 
 
@@ -120,9 +121,9 @@ def confirm_effects(session: Session, table: Table, seat: Seat, s: int, troll: C
     """Record that the player confirmed the after-scoring effects (and the troll's space)."""
     sheet = find_sheet(session, seat, s)
     if sheet is None or find_score(session, seat, s) is None:
-        raise Refused(CONFLICT, "Score the season before applying the ambushes' effects.")
+        raise Refused(CONFLICT, _("Score the season before applying the ambushes' effects."))
     if s < 3 and find_sheet(session, seat, s + 1) is not None:
-        raise Refused(CONFLICT, "The next season has already begun from this map.")
+        raise Refused(CONFLICT, _("The next season has already begun from this map."))
     resolve(table, sheet, troll)  # DrawingError when the troll's space is not allowed
     effects = dict(sheet.effects or {}, after_scoring=True)
     if troll is not None:
@@ -137,10 +138,10 @@ def confirm_effects(session: Session, table: Table, seat: Seat, s: int, troll: C
 def solo_help(table: Table, text: Any, ambush: Any) -> dict[str, Any]:
     """Where the solo rules draw an ambush's monster on the map as the editor shows it."""
     if not isinstance(text, str):
-        raise Refused(BAD_INPUT, "The page sent no map; reload it and try again.")
+        raise Refused(BAD_INPUT, _("The page sent no map; reload it and try again."))
     card = ambush_cards().get(ambush) if isinstance(ambush, str) else None
     if card is None or card.name not in table.setup.ambushes:
-        raise Refused(BAD_INPUT, "Choose one of this table's ambush cards.")
+        raise Refused(BAD_INPUT, _("Choose one of this table's ambush cards."))
     themap = MapSheet.parse(text, table.side)
     placement = solo.place_solo_ambush(themap, card)
     return {

@@ -13,16 +13,17 @@ from typing import Any
 
 from referee.rules import heroes, terrain
 from referee.rules.geometry import SIZE, Cell, where
+from referee.rules.i18n import Name, Text, _
 from referee.rules.sheet import MapSheet
 from referee.table.deal import hero_cards
 from referee.table.errors import BAD_INPUT, Refused
 from referee.table.state import Table
 
 
-def whole_number(value: Any, what: str) -> int:
-    """``value`` when it is an integer (not a boolean); ``what`` names it in the refusal."""
+def whole_number(value: Any, refusal: Text) -> int:
+    """``value`` when it is an integer (not a boolean), else ``refusal`` (400)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise Refused(BAD_INPUT, f"The page sent no {what}; reload it and try again.")
+        raise Refused(BAD_INPUT, refusal)
     return value
 
 
@@ -33,7 +34,7 @@ def space(value: Any) -> Cell:
         or len(value) != 2
         or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < SIZE for v in value)
     ):
-        raise Refused(BAD_INPUT, "A space must be a row and a column from 1 to 11.")
+        raise Refused(BAD_INPUT, _("A space must be a row and a column from 1 to 11."))
     return (value[0], value[1])
 
 
@@ -41,19 +42,23 @@ def check_monsters(table: Table, themap: MapSheet, raw: Any) -> list[dict[str, A
     """Monster tags as sent by the editor, checked: a known ambush of this
     table, each space holding a monster (or a destroyed monster)."""
     if not isinstance(raw, list):
-        raise Refused(BAD_INPUT, "The page sent the monster tags in a form the referee does not know.")
+        raise Refused(BAD_INPUT, _("The page sent the monster tags in a form the referee does not know."))
     allowed = set(table.setup.ambushes)
     merged: dict[str, set[Cell]] = {}
     for item in raw:
         if not isinstance(item, dict) or not isinstance(item.get("ambush"), str):
-            raise Refused(BAD_INPUT, "Each monster tag names its ambush card.")
+            raise Refused(BAD_INPUT, _("Each monster tag names its ambush card."))
         name = item["ambush"]
         if name not in allowed:
-            raise Refused(BAD_INPUT, f"{name} is not one of this table's ambush cards.")
+            raise Refused(BAD_INPUT, _("%(ambush)s is not one of this table's ambush cards.", ambush=name))
         raw_spaces = item.get("spaces", [])
         if not isinstance(raw_spaces, list):
             raise Refused(
-                BAD_INPUT, f"The page sent the {name}'s spaces in a form the referee does not know."
+                BAD_INPUT,
+                _(
+                    "The page sent the %(ambush)s's spaces in a form the referee does not know.",
+                    ambush=Name("ambush", name),
+                ),
             )
         spaces = {space(v) for v in raw_spaces}
         for at in spaces:
@@ -61,7 +66,12 @@ def check_monsters(table: Table, themap: MapSheet, raw: Any) -> list[dict[str, A
             if code not in (terrain.MONSTER, terrain.DESTROYED):
                 raise Refused(
                     BAD_INPUT,
-                    f"{where(*at)} is tagged as the {name} but holds {terrain.NAMES[code]}, not a monster.",
+                    _(
+                        "%(space)s is tagged as the %(ambush)s but holds %(terrain)s, not a monster.",
+                        space=where(*at),
+                        ambush=Name("ambush", name),
+                        terrain=terrain.LABELS[code],
+                    ),
                 )
         merged.setdefault(name, set()).update(spaces)
     return [{"ambush": n, "spaces": sorted([r, c] for r, c in s)} for n, s in merged.items() if s]
@@ -71,21 +81,28 @@ def check_heroes(themap: MapSheet, raw: Any, before: list[dict[str, Any]]) -> li
     """Heroes as sent: a hero card, a space and an orientation each. A new
     hero's space must hold the hero; an old one's may since have been destroyed."""
     if not isinstance(raw, list):
-        raise Refused(BAD_INPUT, "The page sent the heroes in a form the referee does not know.")
+        raise Refused(BAD_INPUT, _("The page sent the heroes in a form the referee does not know."))
     known = {(h["hero"], tuple(h["at"])) for h in before}
     out = []
     for item in raw:
         hero = item.get("hero") if isinstance(item, dict) else None
         if not isinstance(hero, str) or hero not in hero_cards():
-            raise Refused(BAD_INPUT, "Choose which hero card each hero on the map is.")
+            raise Refused(BAD_INPUT, _("Choose which hero card each hero on the map is."))
         at = space(item.get("at"))
         try:
             orientation = heroes.Orientation(item.get("orientation", heroes.Orientation.PRINTED.value))
         except ValueError:
-            raise Refused(BAD_INPUT, "A hero's attack pattern is printed, rotated or flipped.") from None
+            raise Refused(BAD_INPUT, _("A hero's attack pattern is printed, rotated or flipped.")) from None
         code = themap.at(*at)
         old = (item["hero"], at) in known
         if code != terrain.HERO and not (old and code == terrain.DESTROYED):
-            raise Refused(BAD_INPUT, f"{where(*at)} is given the hero {item['hero']} but holds no hero.")
+            raise Refused(
+                BAD_INPUT,
+                _(
+                    "%(space)s is given the hero %(hero)s but holds no hero.",
+                    space=where(*at),
+                    hero=Name("hero", item["hero"]),
+                ),
+            )
         out.append({"hero": item["hero"], "at": [at[0], at[1]], "orientation": orientation.value})
     return out

@@ -12,14 +12,22 @@ from __future__ import annotations
 from functools import cache, lru_cache
 
 from referee.rules import data, deck, heroes
+from referee.rules.cards import Printing
 from referee.rules.geometry import Cell
+from referee.rules.i18n import Text, pgettext
 from referee.store.models import GameTable
 
 SEASONS = ("spring", "summer", "fall", "winter")
 """The four seasons in play order, as the deal and the pages' addresses name them."""
 
-SEASON_NAMES = {"spring": "Spring", "summer": "Summer", "fall": "Fall", "winter": "Winter"}
-"""Each season as a sentence writes it."""
+SEASON_NAMES: dict[str, Text] = {
+    "spring": pgettext("season", "Spring"),
+    "summer": pgettext("season", "Summer"),
+    "fall": pgettext("season", "Fall"),
+    "winter": pgettext("season", "Winter"),
+}
+"""Each season as a heading or the start of a sentence writes it (jaro, léto,
+podzim, zima in the Czech rulebook); ``.lower()`` inside a sentence."""
 
 
 @lru_cache(maxsize=512)
@@ -31,6 +39,16 @@ def dealt(setup: deck.Setup) -> deck.Deal:
 def setup_of(table: GameTable) -> deck.Setup:
     """The dealer's setup a table was created with."""
     return deck.Setup.from_dict(table.setup["deal"])
+
+
+def printing_of(table: GameTable) -> Printing:
+    """The printing of the scoring cards a table scores by: the English cards
+    unless the host chose another at setup (kept beside the deal, since it
+    changes the scores, not the cards dealt)."""
+    try:
+        return Printing(table.setup.get("printing", Printing.ENGLISH.value))
+    except ValueError:
+        return Printing.ENGLISH
 
 
 def map_side_of(table: GameTable) -> data.MapSide:

@@ -16,6 +16,8 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from referee.rules import deck
+from referee.rules.cards import Printing
+from referee.rules.i18n import _
 from referee.store import tables as stored
 from referee.store.models import GameTable, Seat, utcnow
 from referee.table.deal import dealt, setup_of
@@ -31,12 +33,20 @@ class NewTable:
     host_token: str
 
 
-def set_up(session: Session, setup: deck.Setup, map_side: str, players: list[str]) -> NewTable:
-    """A new table for ``players`` in seat order, dealt from ``setup`` on map side ``map_side``."""
+def set_up(
+    session: Session,
+    setup: deck.Setup,
+    map_side: str,
+    players: list[str],
+    printing: Printing = Printing.ENGLISH,
+) -> NewTable:
+    """A new table for ``players`` in seat order, dealt from ``setup`` on map
+    side ``map_side``, scoring its cards as ``printing`` prints them."""
     dealt(setup)  # refuse now, not on the first page view, if it cannot be dealt
-    table, token = stored.create_table(
-        session, {"deal": setup.to_dict(), "map_side": map_side}, setup.version, players
-    )
+    kept: dict[str, object] = {"deal": setup.to_dict(), "map_side": map_side}
+    if printing != Printing.ENGLISH:
+        kept["printing"] = printing.value
+    table, token = stored.create_table(session, kept, setup.version, players)
     return NewTable(table, token)
 
 
@@ -44,10 +54,13 @@ def reveal(session: Session, table: GameTable, seen: int) -> None:
     """Reveal the next turn's cards, if the host's page was showing ``seen`` reveals."""
     total = dealt(setup_of(table)).turn_count()
     if seen >= total and table.taps >= total:
-        raise Refused(CONFLICT, "The game is over: winter has ended and there are no more cards to reveal.")
+        raise Refused(
+            CONFLICT, _("The game is over: winter has ended and there are no more cards to reveal.")
+        )
     if seen != table.taps or not stored.move(session, table.id, seen, 1, total):
         raise Refused(
-            CONFLICT, "That card was already revealed (a second tap or another tab); the page now shows it."
+            CONFLICT,
+            _("That card was already revealed (a second tap or another tab); the page now shows it."),
         )
     _moved_to(session, table, seen + 1, total)
 
@@ -55,12 +68,12 @@ def reveal(session: Session, table: GameTable, seen: int) -> None:
 def undo(session: Session, table: GameTable, seen: int) -> None:
     """Take back the last turn's reveal, if the host's page was showing ``seen`` reveals."""
     if seen == 0 and table.taps == 0:
-        raise Refused(CONFLICT, "There is nothing to undo: no card has been revealed yet.")
+        raise Refused(CONFLICT, _("There is nothing to undo: no card has been revealed yet."))
     total = dealt(setup_of(table)).turn_count()
     if seen != table.taps or not stored.move(session, table.id, seen, -1, total):
         raise Refused(
             CONFLICT,
-            "The table changed in the meantime (another tab or tap); the page now shows where it stands.",
+            _("The table changed in the meantime (another tab or tap); the page now shows where it stands."),
         )
     _moved_to(session, table, seen - 1, total)
 

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from referee.rules import heroes, season
 from referee.rules.geometry import Cell
+from referee.rules.i18n import _
 from referee.rules.sheet import MapSheet
 from referee.store.models import Seat
 from referee.store.sheets import SeasonScoreRecord, SeasonSheet, save_sheet
@@ -97,7 +98,9 @@ def stale() -> Refused:
     """The refusal for a save from a page that no longer shows the stored sheet."""
     return Refused(
         CONFLICT,
-        "This sheet was saved from another page or phone since you opened it, so your save was not "
-        "applied. Your changes are still on this page: note them, reload to see the saved sheet, "
-        "and enter them again.",
+        _(
+            "This sheet was saved from another page or phone since you opened it, so your save was not "
+            "applied. Your changes are still on this page: note them, reload to see the saved sheet, "
+            "and enter them again."
+        ),
     )

@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from referee.rules import season
+from referee.rules.i18n import Text, _
 from referee.store.models import Seat
 from referee.store.sheets import SeasonScoreRecord, SeasonSheet
 from referee.table.ambushes import Waiting, waiting_effects
@@ -32,16 +33,32 @@ def score(session: Session, table: Table, seat: Seat, s: int) -> SeasonScoreReco
         time = table.position.time if table.current == s else 0
         raise Refused(
             CONFLICT,
-            f"{name} has not ended yet: its time is {time} of {sd.threshold}. "
-            "Score it when the host's screen says the season is over.",
+            _(
+                "%(season)s has not ended yet: its time is %(time)d of %(threshold)d. "
+                "Score it when the host's screen says the season is over.",
+                season=name,
+                time=time,
+                threshold=sd.threshold,
+            ),
         )
     sheet = find_sheet(session, seat, s)
     if sheet is None:
-        raise Refused(CONFLICT, f"{seat.name} has no {name} map to score yet; open and save it first.")
+        raise Refused(
+            CONFLICT,
+            _(
+                "%(name)s has no %(season)s map to score yet; open and save it first.",
+                name=seat.name,
+                season=name,
+            ),
+        )
     if find_sheet(session, seat, s + 1) is not None if s < 3 else False:
         raise Refused(
             CONFLICT,
-            f"{seat.name}'s next season has begun from this map; {name}'s score can no longer change.",
+            _(
+                "%(name)s's next season has begun from this map; %(season)s's score can no longer change.",
+                name=seat.name,
+                season=name,
+            ),
         )
     themap = map_of(table, sheet)
     known = known_mountains(session, table, seat, s)
@@ -55,12 +72,12 @@ def score(session: Session, table: Table, seat: Seat, s: int) -> SeasonScoreReco
                 "stars": sc.stars,
                 "cells": sorted([r, c] for r, c in sc.cells),
                 "lines": [list(line) for line in sc.lines],
-                "why": sc.why,
+                "why": sc.why.to_json() if isinstance(sc.why, Text) else sc.why,
             }
             for letter, card, sc in result.edicts
         ],
         "penalised": sorted([r, c] for r, c in result.penalised),
-        "warnings": list(result.warnings),
+        "warnings": [w.to_json() for w in result.warnings],
     }
     record = find_score(session, seat, s) or SeasonScoreRecord(seat_id=seat.id, season=s)
     record.first_edict, record.first_card, record.first_stars = a_letter, a_card, a_score.stars

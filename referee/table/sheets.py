@@ -18,7 +18,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from referee.rules import heroes, season
-from referee.rules.geometry import Cell, where
+from referee.rules.geometry import Cell, where_all
+from referee.rules.i18n import Text, _
 from referee.rules.sheet import MapSheet
 from referee.store.models import Seat
 from referee.store.sheets import SeasonSheet
@@ -38,7 +39,10 @@ def open_sheet(session: Session, table: Table, seat: Seat, s: int) -> SeasonShee
         return found
     name = SEASON_NAMES[SEASONS[s]]
     if s > table.current:
-        raise Refused(CONFLICT, f"{name} has not begun yet; it starts when the host reveals its first card.")
+        raise Refused(
+            CONFLICT,
+            _("%(season)s has not begun yet; it starts when the host reveals its first card.", season=name),
+        )
     if s == 0:
         values: dict[str, Any] = {
             "map_text": MapSheet.blank(table.side).text(),
@@ -66,15 +70,26 @@ def next_season_start(session: Session, table: Table, seat: Seat, s: int) -> dic
     name = SEASON_NAMES[SEASONS[s]]
     previous = find_sheet(session, seat, s)
     if previous is None or find_score(session, seat, s) is None:
-        raise Refused(CONFLICT, f"Score {seat.name}'s {name} first: the next season starts from that map.")
+        raise Refused(
+            CONFLICT,
+            _(
+                "Score %(name)s's %(season)s first: the next season starts from that map.",
+                name=seat.name,
+                season=name,
+            ),
+        )
     effects = dict(previous.effects or {})
     themap, monsters, coins = previous.map_text, previous.monsters, previous.coins
     if table.heroes:
         if pending_effects(table, previous):
             raise Refused(
                 CONFLICT,
-                f"{seat.name}'s {name} score has ambush effects to apply first; "
-                "open the score page and confirm them.",
+                _(
+                    "%(name)s's %(season)s score has ambush effects to apply first; "
+                    "open the score page and confirm them.",
+                    name=seat.name,
+                    season=name,
+                ),
             )
         troll = effects.get("troll")
         outcome = resolve(table, previous, (troll[0], troll[1]) if troll else None)
@@ -116,7 +131,7 @@ def open_for_editing(session: Session, table: Table, seat: Seat, s: int) -> Edit
 def refuse_if_locked(session: Session, seat: Seat, s: int) -> None:
     """Refuse to change season ``s``'s map once a later season has been scored from it."""
     if s < 3 and find_score(session, seat, s + 1) is not None:
-        raise Refused(CONFLICT, "A later season has been scored; this season's map can no longer change.")
+        raise Refused(CONFLICT, _("A later season has been scored; this season's map can no longer change."))
 
 
 def open_to_change(session: Session, table: Table, seat: Seat, s: int) -> SeasonSheet:
@@ -131,7 +146,7 @@ class Saved:
     """What a save did, for the page to tell the player."""
 
     sheet: SeasonSheet
-    messages: list[str]
+    messages: list[Text]
     gorgon: list[Cell]
     """The spaces a waiting Gorgon's gaze may now destroy."""
 
@@ -141,28 +156,30 @@ def save(session: Session, table: Table, seat: Seat, s: int, payload: Any) -> Sa
     readable) as the seat's sheet for season ``s``; 409 when the page is stale."""
     sheet = find_sheet(session, seat, s)
     if sheet is None:
-        raise Refused(CONFLICT, "This season's sheet does not exist yet; reload the page.")
+        raise Refused(CONFLICT, _("This season's sheet does not exist yet; reload the page."))
     refuse_if_locked(session, seat, s)
     if payload is None:
-        raise Refused(BAD_INPUT, "The page sent nothing the referee could read; reload it and try again.")
+        raise Refused(BAD_INPUT, _("The page sent nothing the referee could read; reload it and try again."))
     if not isinstance(payload, dict):
-        raise Refused(BAD_INPUT, "The page sent no sheet; reload it and try again.")
-    seen = whole_number(payload.get("revision"), "revision number")
+        raise Refused(BAD_INPUT, _("The page sent no sheet; reload it and try again."))
+    seen = whole_number(
+        payload.get("revision"), _("The page sent no revision number; reload it and try again.")
+    )
     text = payload.get("map")
     if not isinstance(text, str):
-        raise Refused(BAD_INPUT, "The page sent no map; reload it and try again.")
+        raise Refused(BAD_INPUT, _("The page sent no map; reload it and try again."))
     themap = MapSheet.parse(text, table.side)  # MapError: a printed mountain removed, a bad code
-    coins = season.check_coins(themap, whole_number(payload.get("coins"), "coin count"))
+    coins = season.check_coins(
+        themap, whole_number(payload.get("coins"), _("The page sent no coin count; reload it and try again."))
+    )
     monsters = check_monsters(table, themap, payload.get("monsters", []))
     hero_list = check_heroes(themap, payload.get("heroes", []), sheet.heroes or [])
     if hero_list and not table.heroes:
-        raise Refused(BAD_INPUT, "There are no hero cards in this game.")
-    messages = []
+        raise Refused(BAD_INPUT, _("There are no hero cards in this game."))
+    messages: list[Text] = []
     themap, killed = heroes.apply_standing_attacks(themap, patterns_of(hero_list))
     if killed:
-        messages.append(
-            f"The heroes destroyed the monsters at {'; '.join(where(*at) for at in sorted(killed))}."
-        )
+        messages.append(_("The heroes destroyed the monsters at %(spaces)s.", spaces=where_all(killed)))
     effects = dict(sheet.effects or {})
     for tag in monsters:
         if tag["ambush"] == heroes.DRAGON_INFERNO and not effects.get("dragon_paid"):
@@ -171,8 +188,10 @@ def save(session: Session, table: Table, seat: Seat, s: int, payload: Any) -> Sa
                 effects["dragon_paid"] = True
                 coins = min(coins + heroes.DRAGON_COINS, themap.side.coin_track)
                 messages.append(
-                    "Every space of the Dragon is surrounded or destroyed: "
-                    f"{heroes.DRAGON_COINS} coins gained."
+                    _(
+                        "Every space of the Dragon is surrounded or destroyed: %(coins)d coins gained.",
+                        coins=heroes.DRAGON_COINS,
+                    )
                 )
     values = {
         "map_text": themap.text(),

@@ -122,11 +122,12 @@ def export_game(session: Session, table: Table) -> dict[str, Any]:
         "table": table.table.code,
         "setup": table.setup.to_dict(),
         "map_side": table.side.letter,
+        "printing": table.printing.value,
         "edicts": table.deal.edicts,
         "seats": [{"seat": s.order + 1, "player": s.name} for s in table.seats],
         "seasons": _rows(table, settled),
         "standings": [
-            {"place": st.place, "player": st.player.name, "total": st.player.total, "reason": st.reason}
+            {"place": st.place, "player": st.player.name, "total": st.player.total, "reason": str(st.reason)}
             for st in settled.standings
         ],
     }

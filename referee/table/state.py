@@ -16,10 +16,11 @@ from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
 from referee.rules import data, deck, heroes
-from referee.rules.cards import ScoringCard, card_named
+from referee.rules.cards import Printing, ScoringCard, card_named, differs
+from referee.rules.i18n import _, ngettext
 from referee.store import tables as stored
 from referee.store.models import GameTable, Seat, utcnow
-from referee.table.deal import SEASONS, dealt, map_side_of, setup_of
+from referee.table.deal import SEASONS, dealt, map_side_of, printing_of, setup_of
 from referee.table.errors import NOT_FOUND, NoSuchTable, Refused, TableExpired
 
 
@@ -35,12 +36,21 @@ def find_table(session: Session, code: str, lifetime: timedelta) -> GameTable:
 
 def expired(code: str, lifetime: timedelta) -> TableExpired:
     """The refusal for a table left idle past its lifetime."""
-    return TableExpired(f"Table {code} expired after {lifetime.days} days without a reveal; start a new one.")
+    return TableExpired(
+        ngettext(
+            "Table %(code)s expired after %(num)d day without a reveal; start a new one.",
+            "Table %(code)s expired after %(num)d days without a reveal; start a new one.",
+            lifetime.days,
+            code=code,
+        )
+    )
 
 
 def no_such_table(code: str) -> NoSuchTable:
     """The refusal for a code no table holds, naming the code as it was read."""
-    return NoSuchTable(f"No table has the code {stored.normalise_code(code)[:16]}; check it with the host.")
+    return NoSuchTable(
+        _("No table has the code %(code)s; check it with the host.", code=stored.normalise_code(code)[:16])
+    )
 
 
 def open_table(session: Session, code: str, lifetime: timedelta) -> Table:
@@ -92,12 +102,19 @@ class Table:
         for seat in self.table.seats:
             if seat.order == number - 1:
                 return seat
-        raise Refused(NOT_FOUND, f"Table {self.table.code} has no seat {number}.")
+        raise Refused(
+            NOT_FOUND,
+            _(
+                "Table %(code)s has no seat %(number)d.",
+                code=self.table.code,
+                number=number,
+            ),
+        )
 
     def season_index(self, name: str) -> int:
         """0 (spring) to 3 (winter) for a season as an address names it."""
         if name not in SEASONS:
-            raise Refused(NOT_FOUND, "A season is spring, summer, fall or winter.")
+            raise Refused(NOT_FOUND, _("A season is spring, summer, fall or winter."))
         return SEASONS.index(name)
 
     @property
@@ -114,9 +131,19 @@ class Table:
         """Season ``s`` as dealt: its card, time threshold, edicts and turns."""
         return self.deal.seasons[s]
 
+    @property
+    def printing(self) -> Printing:
+        """The printing of the scoring cards the table plays by (English unless the host chose)."""
+        return printing_of(self.table)
+
     def edict_cards(self) -> dict[str, ScoringCard]:
-        """The scoring card under each edict, A to D."""
-        return {letter: card_named(name) for letter, name in self.deal.edicts.items()}
+        """The scoring card under each edict, A to D, as the table's printing scores it."""
+        return {letter: card_named(name, self.printing) for letter, name in self.deal.edicts.items()}
+
+    def printing_differs(self) -> list[str]:
+        """The table's edict cards that its printing scores differently from the English one."""
+        changed = differs(self.printing)
+        return [name for name in self.deal.edicts.values() if name in changed]
 
     def season_rule(self, s: int) -> data.SeasonCard:
         """Season ``s``'s card as the rules score it."""

@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from referee.rules.geometry import SIZE
+from referee.rules.i18n import _
 from referee.vision.errors import NoGridError
 from referee.vision.lattice import lattices
 from referee.vision.lines import families, line_map
@@ -34,7 +35,7 @@ MIN_SUPPORT = 0.6
 """Least share of the inner lines' segments seen for a grid to be offered."""
 KEEP = 3
 """Candidates handed to the reader's check."""
-NO_GRID = "no map grid found: fit the whole grid in the picture, with all four corners visible"
+NO_GRID = _("no map grid found: fit the whole grid in the picture, with all four corners visible")
 
 Quad = NDArray[np.float32]
 C = 16
@@ -103,7 +104,7 @@ def _line_fits(canvas: NDArray[np.float32], pad: int) -> list[tuple[float, float
         y, x, w = ys[ok[:, k]], xs[ok[:, k], k], (peak - base)[ok[:, k], k]
         a = b = 0.0
         keep = np.ones(len(y), bool)
-        for _ in range(3):
+        for _step in range(3):
             if keep.sum() < 4:
                 break
             b, a = np.polyfit(y[keep], x[keep], 1, w=np.sqrt(w[keep]))
@@ -119,7 +120,7 @@ def refine(strength: NDArray[np.float32], quad: Quad, rounds: int = 2) -> Quad:
     pad = C
     n = SIZE * C + 2 * pad
     unit = _unit_square()
-    for _ in range(rounds):
+    for _round in range(rounds):
         h = cv2.getPerspectiveTransform(unit, quad)
         to_canvas = np.array([[C, 0, pad], [0, C, pad], [0, 0, 1]], np.float64)
         warp = to_canvas @ np.linalg.inv(h)
@@ -167,9 +168,9 @@ def find_grids(rgb: NDArray[np.uint8]) -> list[Quad]:
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
     full_strength: NDArray[np.float32] | None = None
     scored: list[tuple[float, Quad]] = []
-    for _, quad in found[: 2 * KEEP]:
+    for _score, quad in found[: 2 * KEEP]:
         q = _order(quad / k)
-        if any(np.abs(q - other).max() < 0.5 * np.linalg.norm(q[0] - q[1]) / SIZE for _, other in scored):
+        if any(np.abs(q - other).max() < 0.5 * np.linalg.norm(q[0] - q[1]) / SIZE for _s, other in scored):
             continue
         if full_strength is None:
             full_strength = line_map(gray)

@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 from PIL import Image, ImageOps, UnidentifiedImageError
 
+from referee.rules.i18n import _
 from referee.vision.errors import NotAnImageError, TooLargeError
 
 MAX_BYTES = 30 * 1024 * 1024
@@ -26,7 +27,7 @@ WORK_SIDE = 1400
 """The working picture's longer side in pixels, at most."""
 
 _HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1", b"avif"}
-HEIC_ADVICE = (
+HEIC_ADVICE = _(
     "this is a HEIC photo, which cannot be read here: send it as JPEG instead "
     "(on an iPhone: Settings > Camera > Formats > Most Compatible, or share the photo as JPEG)"
 )
@@ -47,9 +48,11 @@ class Photo:
 def load_photo(data: bytes) -> Photo:
     """Decode an uploaded photo, or raise ``NotAnImageError`` with a sentence."""
     if not data:
-        raise NotAnImageError("the file is empty: choose a photo of your map sheet")
+        raise NotAnImageError(_("the file is empty: choose a photo of your map sheet"))
     if len(data) > MAX_BYTES:
-        raise TooLargeError(f"the file is larger than {MAX_BYTES // 2**20} MB: send a smaller photo")
+        raise TooLargeError(
+            _("the file is larger than %(mb)d MB: send a smaller photo", mb=MAX_BYTES // 2**20)
+        )
     if data[4:8] == b"ftyp" and data[8:12] in _HEIF_BRANDS:
         raise NotAnImageError(HEIC_ADVICE)
     try:
@@ -59,8 +62,13 @@ def load_photo(data: bytes) -> Photo:
             w, h = img.size
             if w * h > MAX_PIXELS:
                 raise TooLargeError(
-                    f"the picture is {w}x{h} pixels, more than {MAX_PIXELS // 1_000_000} megapixels: "
-                    "send a smaller photo"
+                    _(
+                        "the picture is %(w)dx%(h)d pixels, more than %(mp)d megapixels: send a "
+                        "smaller photo",
+                        w=w,
+                        h=h,
+                        mp=MAX_PIXELS // 1_000_000,
+                    )
                 )
             orientation = img.getexif().get(0x0112, 1)
             turned = orientation in (5, 6, 7, 8)
@@ -75,16 +83,24 @@ def load_photo(data: bytes) -> Photo:
         raise  # our own refusal (too many pixels) is a ValueError too: keep its sentence
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise TooLargeError(
-            "the picture is far too large to be a photo (too many pixels): send a smaller photo"
+            _("the picture is far too large to be a photo (too many pixels): send a smaller photo")
         ) from None
     except UnidentifiedImageError:
-        raise NotAnImageError("this is not a picture the reader can open: send a JPEG or PNG photo") from None
+        raise NotAnImageError(
+            _(
+                "this is not a picture the reader can open: send a JPEG or PNG photo",
+            )
+        ) from None
     except (OSError, SyntaxError, ValueError) as e:
         if "truncated" in str(e) or "broken" in str(e):
-            raise NotAnImageError("the photo is incomplete (the file was cut short): send it again") from None
-        raise NotAnImageError("the photo cannot be decoded: send it again as JPEG or PNG") from None
+            raise NotAnImageError(
+                _(
+                    "the photo is incomplete (the file was cut short): send it again",
+                )
+            ) from None
+        raise NotAnImageError(_("the photo cannot be decoded: send it again as JPEG or PNG")) from None
     if min(img.size) < 200:
-        raise NotAnImageError("the picture is too small to read: send a photo of at least 1 megapixel")
+        raise NotAnImageError(_("the picture is too small to read: send a photo of at least 1 megapixel"))
     long_side = max(img.size)
     if long_side > WORK_SIDE:
         k = WORK_SIDE / long_side

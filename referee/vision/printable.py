@@ -13,7 +13,7 @@ import time
 from PIL import Image
 
 from referee.rules.errors import RefereeError
-from referee.vision.render import PAGE_H, PAGE_W, render_sheet
+from referee.vision.render import PAGE_H, PAGE_W, SheetWords, render_sheet
 
 PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 """Paper sizes in millimetres, portrait."""
@@ -28,8 +28,9 @@ class PrintableError(RefereeError):
     """A paper size or sheet count that cannot be printed."""
 
 
-def sheet_pdf(side: str, paper: str = "a4", copies: int = 1) -> bytes:
-    """A PDF of ``copies`` identical pages, each a printable sheet of ``side``."""
+def sheet_pdf(side: str, paper: str = "a4", copies: int = 1, words: SheetWords | None = None) -> bytes:
+    """A PDF of ``copies`` identical pages, each a printable sheet of ``side``,
+    its words in English unless ``words`` gives another language's."""
     paper = paper.lower()
     if paper not in PAPERS:
         raise PrintableError(f"paper must be one of {', '.join(sorted(PAPERS))}, not {paper!r}")
@@ -38,7 +39,7 @@ def sheet_pdf(side: str, paper: str = "a4", copies: int = 1) -> bytes:
     w_mm, h_mm = PAPERS[paper]
     px_per_mm = DPI / 25.4
     u = min((w_mm - 2 * MARGIN_MM) / PAGE_W, (h_mm - 2 * MARGIN_MM) / PAGE_H) * px_per_mm
-    sheet = render_sheet(side, u, "printable")
+    sheet = render_sheet(side, u, "printable", words)
     page = Image.new("RGB", (round(w_mm * px_per_mm), round(h_mm * px_per_mm)), "white")
     page.paste(sheet, ((page.width - sheet.width) // 2, (page.height - sheet.height) // 2))
     out = io.BytesIO()
@@ -49,7 +50,7 @@ def sheet_pdf(side: str, paper: str = "a4", copies: int = 1) -> bytes:
         resolution=DPI,
         save_all=True,
         append_images=pages[1:],
-        title=f"Cartographers map sheet, side {side.upper()}",
+        title=(words or SheetWords()).document.format(letter=side.upper()),
         creationDate=PRINTED_ON,
         modDate=PRINTED_ON,
     )

@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 from referee.rules import terrain
 from referee.rules.data import MapSide, map_sides
 from referee.rules.geometry import SIZE
+from referee.rules.i18n import _
 from referee.vision.cells import CLASSES, classify, even_light
 from referee.vision.errors import VisionError, WrongSheetError
 from referee.vision.grid import find_grids
@@ -144,7 +145,7 @@ def read_sheet(data: bytes, side: str) -> SheetReading:
     cannot be read."""
     sides = map_sides()
     if side.upper() not in sides:
-        raise VisionError(f"there is no map side {side!r}: choose A, B, C or D")
+        raise VisionError(_("there is no map side %(side)r: choose A, B, C or D", side=side))
     map_side = sides[side.upper()]
     photo = load_photo(data)
     quads = find_grids(photo.rgb)
@@ -170,12 +171,19 @@ def read_sheet(data: bytes, side: str) -> SheetReading:
         other = _looks_like(tried, map_side)
         if other is not None:
             raise WrongSheetError(
-                f"this looks like map side {other}, not side {map_side.letter}: "
-                f"choose side {other}, or photograph the side {map_side.letter} sheet"
+                _(
+                    "this looks like map side %(other)s, not side %(side)s: "
+                    "choose side %(other)s, or photograph the side %(side)s sheet",
+                    other=other,
+                    side=map_side.letter,
+                )
             )
         raise WrongSheetError(
-            f"the printed mountains do not match map side {map_side.letter}: check the side, "
-            "and photograph the sheet from above in good light"
+            _(
+                "the printed mountains do not match map side %(side)s: check the side, "
+                "and photograph the sheet from above in good light",
+                side=map_side.letter,
+            )
         )
     grid, conf = _decide(probs, map_side)
     coins = None

@@ -12,8 +12,10 @@ the four season score boxes below it.
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from functools import cache
+from importlib import resources
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -36,6 +38,36 @@ SEASON_Y = COIN_Y + 0.9
 """Top of the four season score boxes."""
 SEASON_H = 2.6
 SEASONS = ("Spring", "Summer", "Fall", "Winter")
+FONT_FILE = "DejaVuSans-Latin.ttf"
+"""A font with Latin Extended-A (Czech: č, ř, ž, ě, ů), for words Pillow's own
+default font cannot draw; shipped beside this module with its licence."""
+
+
+@dataclass(frozen=True)
+class SheetWords:
+    """The words printed on a sheet, in one language (English by default)."""
+
+    title: str = "CARTOGRAPHERS"
+    sheet: str = "Map sheet - side {letter}: {name}"
+    """The line under the title; ``{letter}`` and ``{name}`` are the side's."""
+    name: str = "Name"
+    document: str = "Cartographers map sheet, side {letter}"
+    """The PDF's title."""
+    seasons: tuple[str, str, str, str] = SEASONS
+    pencils: str = (
+        "Coloured pencils: forest green, village red, farm yellow, water blue, monster violet, hero orange"
+    )
+    side_names: dict[str, str] | None = None
+    """Each side's name by letter, when not the data's English one."""
+
+    @property
+    def needs_font(self) -> bool:
+        """Whether any word is beyond Latin-1, which the default font lacks."""
+        text = "".join([self.title, self.sheet, self.name, *self.seasons, self.pencils])
+        text += "".join((self.side_names or {}).values())
+        return any(ord(ch) > 0xFF for ch in text)
+
+
 """The season boxes, named as the English rulebook names the seasons."""
 
 PAPER = (247, 243, 232)
@@ -70,7 +102,11 @@ def coin_centres() -> list[tuple[float, float]]:
 
 
 @cache
-def _font(px: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+def _font(px: int, extended: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    if extended:
+        path = resources.files("referee.vision").joinpath(FONT_FILE)
+        with path.open("rb") as f:
+            return ImageFont.truetype(io.BytesIO(f.read()), size=max(px, 6))
     return ImageFont.load_default(size=max(px, 6))
 
 
@@ -137,8 +173,13 @@ def _markers(draw: ImageDraw.ImageDraw, u: float) -> None:
     draw.rectangle([ax - 0.12 * u, ay + 0.1 * u, ax + 0.12 * u, ay + 0.55 * u], fill=INK)
 
 
-def render_sheet(side: str | MapSide, u: float = 40.0, style: str = "official") -> Image.Image:
-    """The blank sheet of ``side`` as an RGB image, ``u`` pixels per grid square."""
+def render_sheet(
+    side: str | MapSide, u: float = 40.0, style: str = "official", words: SheetWords | None = None
+) -> Image.Image:
+    """The blank sheet of ``side`` as an RGB image, ``u`` pixels per grid square,
+    its words in English unless ``words`` gives another language's."""
+    words = words or SheetWords()
+    ext = words.needs_font
     if isinstance(side, str):
         side = map_sides()[side.upper()]
     st = STYLES[style]
@@ -149,14 +190,15 @@ def render_sheet(side: str | MapSide, u: float = 40.0, style: str = "official") 
     if st.markers:
         _markers(draw, u)
 
-    title = "CARTOGRAPHERS"
-    font = _font(round(0.95 * u))
+    title = words.title
+    font = _font(round(0.95 * u), ext)
     tw = draw.textlength(title, font=font)
     draw.text(((W - tw) / 2, 0.9 * u), title, fill=INK, font=font)
-    sub = f"Map sheet - side {side.letter}: {side.name.split(' (')[0]}"
-    font2 = _font(round(0.42 * u))
+    side_name = (words.side_names or {}).get(side.letter) or side.name.split(" (")[0]
+    sub = words.sheet.format(letter=side.letter, name=side_name)
+    font2 = _font(round(0.42 * u), ext)
     draw.text(((W - draw.textlength(sub, font=font2)) / 2, 2.15 * u), sub, fill=LINE, font=font2)
-    draw.text((GRID_X * u, 3.05 * u), "Name", fill=INK, font=font2)
+    draw.text((GRID_X * u, 3.05 * u), words.name, fill=INK, font=font2)
     draw.line(
         [((GRID_X + 1.5) * u, 3.5 * u), ((GRID_X + SIZE) * u, 3.5 * u)],
         fill=LINE,
@@ -197,8 +239,8 @@ def render_sheet(side: str | MapSide, u: float = 40.0, style: str = "official") 
             width=thin,
         )
     bw = SIZE / 4
-    font3 = _font(round(0.38 * u))
-    for k, name in enumerate(SEASONS):
+    font3 = _font(round(0.38 * u), ext)
+    for k, name in enumerate(words.seasons):
         x0 = (GRID_X + k * bw) * u
         y0 = SEASON_Y * u
         draw.rectangle(
@@ -209,8 +251,12 @@ def render_sheet(side: str | MapSide, u: float = 40.0, style: str = "official") 
             bx = x0 + (0.25 + j * 1.25) * u
             draw.rectangle([bx, y0 + 0.75 * u, bx + 1.0 * u, y0 + 1.6 * u], outline=LINE, width=thin)
         draw.rectangle([x0 + 0.8 * u, y0 + 1.8 * u, x0 + 1.95 * u, y0 + 2.45 * u], outline=INK, width=thin)
-    font4 = _font(round(0.25 * u))
-    foot = "Coloured pencils: forest green, village red, farm yellow, water blue, monster violet, hero orange"
+    font4 = _font(round(0.25 * u), ext)
+    foot = words.pencils
+    size = round(0.25 * u)
+    while size > 6 and draw.textlength(foot, font=font4) > W - 4 * u:  # clear of the corner marks
+        size -= 1
+        font4 = _font(size, ext)
     draw.text(((W - draw.textlength(foot, font=font4)) / 2, (PAGE_H - 1.25) * u), foot, fill=LINE, font=font4)
     return img
 

@@ -16,8 +16,7 @@ from typing import Any
 from flask import Flask
 from flask_wtf import CSRFProtect
 
-from referee.rules.words import plural
-from referee.web import assets, compression, database, migrations, purge, security
+from referee.web import assets, compression, database, i18n, migrations, purge, security
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 csrf = CSRFProtect()
@@ -110,7 +109,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if test_config is not None:
         app.config.update(test_config)
 
-    app.add_template_filter(plural)  # {{ n|plural("square") }}: "1 square", "2 squares"
+    i18n.init_app(app)  # Flask-Babel: the reader's language, and the engine's sentences in it
     csrf.init_app(app)
     database.init_app(app)
     migrations.init_app(app)

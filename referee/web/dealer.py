@@ -27,6 +27,7 @@ from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 from referee.rules import terrain
+from referee.rules.i18n import _
 from referee.table import GameTable, find_table, hosting, normalise_code
 from referee.web import svg
 from referee.web.database import get_session
@@ -34,7 +35,7 @@ from referee.web.errors import wants_json
 from referee.web.forms import SetupForm
 from referee.web.inputs import form_number
 from referee.web.panels import render_panel, shared_state
-from referee.web.present import TableView, view_of
+from referee.web.present import CORNER_NAMES, DIRECTION_NAMES, KIND_NAMES, TableView, view_of
 
 bp = Blueprint("dealer", __name__)
 
@@ -43,7 +44,13 @@ VIEWS = ("host", "follow", "tv")
 
 @bp.app_context_processor
 def _helpers() -> dict[str, object]:
-    return {"svg": svg, "terrain_names": terrain.NAMES}
+    return {
+        "svg": svg,
+        "terrain_names": terrain.LABELS,
+        "kind_names": KIND_NAMES,
+        "corner_names": CORNER_NAMES,
+        "direction_names": DIRECTION_NAMES,
+    }
 
 
 @bp.route("/", methods=["GET", "POST"])
@@ -51,8 +58,17 @@ def home() -> ResponseReturnValue:
     form = SetupForm()
     if form.validate_on_submit():
         assert form.setup is not None
-        new = hosting.set_up(get_session(), form.setup, form.map_side.data or "", form.names)
-        flash(f"Table {new.table.code} is ready. Keep this page's address: it is your host link.")
+        new = hosting.set_up(
+            get_session(), form.setup, form.map_side.data or "", form.names, form.printing_choice
+        )
+        flash(
+            str(
+                _(
+                    "Table %(code)s is ready. Keep this page's address: it is your host link.",
+                    code=new.table.code,
+                )
+            )
+        )
         return redirect(url_for("dealer.host", code=new.table.code, token=new.host_token), code=303)
     status = 400 if request.method == "POST" else 200
     return render_template("dealer/home.html", form=form), status
@@ -62,7 +78,7 @@ def home() -> ResponseReturnValue:
 def join() -> ResponseReturnValue:
     code = normalise_code(request.args.get("code", ""))
     if not code:
-        abort(400, "Type the table's code: the letters and digits the host's screen shows.")
+        abort(400, str(_("Type the table's code: the letters and digits the host's screen shows.")))
     load(code)
     return redirect(url_for("dealer.follow", code=code), code=303)
 
@@ -76,14 +92,18 @@ def host_table(code: str, token: str | None) -> GameTable:
     """The table with this code, when ``token`` is its host token (else 403)."""
     table = load(code)
     if not table.is_host(token):
-        abort(403, "Only the host of this table can do that; open the host link to reveal cards.")
+        abort(403, str(_("Only the host of this table can do that; open the host link to reveal cards.")))
     return table
 
 
 def qr_svg(url: str) -> Markup:
     """The join link as an inline SVG QR code, for phones to scan off the host's screen."""
     qr = segno.make(url, error="m")
-    return Markup(qr.svg_inline(border=2, dark="#000", light="#fff", omitsize=True, title=f"Join: {url}"))
+    return Markup(
+        qr.svg_inline(
+            border=2, dark="#000", light="#fff", omitsize=True, title=str(_("Join: %(url)s", url=url))
+        )
+    )
 
 
 def render_table(view: TableView, mode: str, token: str | None = None) -> str:
@@ -121,7 +141,7 @@ def panel(code: str) -> ResponseReturnValue:
     """The part of a table page that changes with each reveal."""
     mode = request.args.get("mode", "follow")
     if mode not in VIEWS:
-        abort(400, "A table page is shown for the host, a follower or a TV.")
+        abort(400, str(_("A table page is shown for the host, a follower or a TV.")))
     token = request.args.get("token")
     table = host_table(code, token) if mode == "host" else load(code)
     response = Response(render_panel(table, mode, token=token))
@@ -150,7 +170,7 @@ MAX_TAPS = 10_000
 
 def _seen() -> int:
     return form_number(
-        "taps", MAX_TAPS, "The page did not say which card it was showing; reload it and try again."
+        "taps", MAX_TAPS, str(_("The page did not say which card it was showing; reload it and try again."))
     )
 
 

@@ -14,24 +14,25 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from referee.rules.errors import RefereeError
+from referee.rules.i18n import Text, _
 from referee.table import Refused
 
 bp = Blueprint("errors", __name__)
 
 #: What each status means to a player, when the view gave no sentence of its own.
-SENTENCES = {
-    400: "The request could not be understood; go back and check what you entered.",
-    403: "Only the host of this table can do that.",
-    404: "There is no page at this address.",
-    405: "That page cannot be used that way.",
-    409: "The table changed in the meantime; reload the page to see where it stands.",
-    410: "This table has expired.",
-    413: "That upload is too large.",
-    429: "Too many requests; wait a moment and try again.",
-    500: "Something went wrong on the server; try again in a moment.",
+SENTENCES: dict[int, Text] = {
+    400: _("The request could not be understood; go back and check what you entered."),
+    403: _("Only the host of this table can do that."),
+    404: _("There is no page at this address."),
+    405: _("That page cannot be used that way."),
+    409: _("The table changed in the meantime; reload the page to see where it stands."),
+    410: _("This table has expired."),
+    413: _("That upload is too large."),
+    429: _("Too many requests; wait a moment and try again."),
+    500: _("Something went wrong on the server; try again in a moment."),
 }
 
-CSRF_SENTENCE = "The form had expired or came from another page; reload the page and try again."
+CSRF_SENTENCE = _("The form had expired or came from another page; reload the page and try again.")
 
 
 def wants_json() -> bool:
@@ -42,14 +43,16 @@ def wants_json() -> bool:
     return accept["application/json"] > accept["text/html"]
 
 
-def answer(status: int, sentence: str) -> ResponseReturnValue:
-    """The error page, or the JSON error, with this status and sentence."""
+def answer(status: int, sentence: str | Text) -> ResponseReturnValue:
+    """The error page, or the JSON error, with this status and sentence (in
+    the reader's language: a ``Text`` is put into words here)."""
+    sentence = str(sentence)
     if wants_json():
         return jsonify(error=sentence, status=status), status
     return render_template("errors/error.html", status=status, sentence=sentence), status
 
 
-def sentence_for(error: HTTPException) -> str:
+def sentence_for(error: HTTPException) -> str | Text:
     """The view's own sentence if it gave one, else the plain one for the status."""
     status = error.code or 500
     own = error.description

@@ -17,33 +17,35 @@ from wtforms.validators import InputRequired, ValidationError
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from referee.rules import data, deck
+from referee.rules.cards import Printing
+from referee.rules.i18n import Name, Text, _, ngettext
 from referee.table import MAX_NAME_LENGTH
 from referee.web.inputs import json_body
 
 MAX_PLAYERS = 100
 """The rulebooks allow 1 to 100 players."""
 
-EDITIONS = {
-    "base": "Cartographers",
-    "heroes": "Cartographers Heroes",
-    "combined": "Both games combined",
+EDITIONS: dict[str, Text] = {
+    "base": _("Cartographers"),
+    "heroes": _("Cartographers Heroes"),
+    "combined": _("Both games combined"),
 }
-GAMES = {"base": "Cartographers", "heroes": "Heroes"}
-AMBUSH_MODES = {
-    "random": "At random from the seed: four of the eight",
-    "chosen": "Chosen by hand",
+GAMES: dict[str, Text] = {"base": _("Cartographers"), "heroes": _("Heroes")}
+AMBUSH_MODES: dict[str, Text] = {
+    "random": _("At random from the seed: four of the eight"),
+    "chosen": _("Chosen by hand"),
 }
-EDICT_MODES = {
-    "random": "At random from the seed",
-    "first_game": "The rulebook's first-game set (Heroes)",
-    "chosen": "Chosen by hand",
+EDICT_MODES: dict[str, Text] = {
+    "random": _("At random from the seed"),
+    "first_game": _("The rulebook's first-game set (Heroes)"),
+    "chosen": _("Chosen by hand"),
 }
 MAP_GAME = {"A": "base", "B": "base", "C": "heroes", "D": "heroes"}
 
 
-NOT_AN_OBJECT = (
-    "The referee reads a form here, or a JSON object of its fields; "
-    "it cannot read a JSON list, text or number."
+NOT_AN_OBJECT = _(
+    "The referee reads a form here, or a JSON object of its fields; it cannot read a JSON list, "
+    "text or number."
 )
 
 
@@ -56,7 +58,7 @@ class Form(FlaskForm):
         def wrap_formdata(self, form: Any, formdata: Any) -> Any:
             if request.is_json and not request.form and not request.files:
                 if not isinstance(json_body(), dict):
-                    abort(400, NOT_AN_OBJECT)
+                    abort(400, str(NOT_AN_OBJECT))
             return super().wrap_formdata(form, formdata)  # type: ignore[misc]
 
 
@@ -67,25 +69,54 @@ class CheckboxesField(SelectMultipleField):
     option_widget = CheckboxInput()
 
 
-def _choices(options: dict[str, str]) -> list[SelectChoice]:
+def _choices(options: dict[str, Text]) -> list[SelectChoice]:
     return [SelectChoice(value, label) for value, label in options.items()]
 
 
 def _map_choices() -> list[SelectChoice]:
-    return [SelectChoice(letter, f"{letter}: {side.title}") for letter, side in data.map_sides().items()]
+    return [
+        SelectChoice(letter, _("%(letter)s: %(title)s", letter=letter, title=_SideTitle(side)))
+        for letter, side in data.map_sides().items()
+    ]
+
+
+class _SideTitle(Text):
+    """A map side's name, in the reader's language when its card data names it."""
+
+    def __init__(self, side: data.MapSide) -> None:
+        super().__init__(side.title)
+        self.side = side
+
+    def __str__(self) -> str:
+        named = str(Name("map_side", self.side.letter))
+        return self.side.title if named == self.side.letter else named
 
 
 def _ambush_choices() -> list[SelectChoice]:
-    return [SelectChoice(a.name, f"{a.name} ({GAMES[a.game]})") for a in data.ambush_cards()]
+    return [
+        SelectChoice(a.name, _("%(card)s (%(game)s)", card=Name("ambush", a.name), game=GAMES[a.game]))
+        for a in data.ambush_cards()
+    ]
 
 
 def _scoring_choices() -> list[SelectChoice]:
     return [
-        SelectChoice(s.name, s.name, optgroup=data.CARD_BACK_NAMES[back].capitalize())
+        SelectChoice(s.name, Name("scoring", s.name), optgroup=_Capital(data.CARD_BACK_LABELS[back]))
         for back in data.CARD_BACKS
         for s in data.scoring_card_infos()
         if s.back == back
     ]
+
+
+class _Capital(Text):
+    """A label with a capital first letter, in the reader's language."""
+
+    def __init__(self, inner: Text) -> None:
+        super().__init__(inner.message)
+        self.inner = inner
+
+    def __str__(self) -> str:
+        return self.inner.capitalize()
 
 
 def player_names(text: str) -> list[str]:
@@ -95,26 +126,27 @@ def player_names(text: str) -> list[str]:
 class SetupForm(Form):
     """Everything the host decides before the first card."""
 
-    edition = RadioField("Game", choices=_choices(EDITIONS), default="base")
-    map_side = RadioField("Map sheet side", choices=_map_choices, default="A")
+    edition = RadioField(_("Game"), choices=_choices(EDITIONS), default="base")
+    map_side = RadioField(_("Map sheet side"), choices=_map_choices, default="A")
     players = TextAreaField(
-        "Players in seat order, going clockwise round the table, one per line",
-        validators=[InputRequired("Type at least one player's name.")],
+        _("Players in seat order, going clockwise round the table, one per line"),
+        validators=[InputRequired(_("Type at least one player's name."))],
     )
-    season_set = RadioField("Season cards", choices=_choices(GAMES), default="base")
-    explore_set = RadioField("Explore cards", choices=_choices(GAMES), default="base")
-    heroes = BooleanField("Hero cards in the explore deck", default=True)
-    ambush_mode = RadioField("Ambush cards", choices=_choices(AMBUSH_MODES), default="random")
-    ambushes = CheckboxesField("Ambush cards by hand: choose four", choices=_ambush_choices)
-    edicts = RadioField("Scoring cards", choices=_choices(EDICT_MODES), default="random")
-    edict_a = SelectField("Edict A", choices=_scoring_choices, validate_choice=False)
-    edict_b = SelectField("Edict B", choices=_scoring_choices, validate_choice=False)
-    edict_c = SelectField("Edict C", choices=_scoring_choices, validate_choice=False)
-    edict_d = SelectField("Edict D", choices=_scoring_choices, validate_choice=False)
+    season_set = RadioField(_("Season cards"), choices=_choices(GAMES), default="base")
+    explore_set = RadioField(_("Explore cards"), choices=_choices(GAMES), default="base")
+    heroes = BooleanField(_("Hero cards in the explore deck"), default=True)
+    ambush_mode = RadioField(_("Ambush cards"), choices=_choices(AMBUSH_MODES), default="random")
+    ambushes = CheckboxesField(_("Ambush cards by hand: choose four"), choices=_ambush_choices)
+    edicts = RadioField(_("Scoring cards"), choices=_choices(EDICT_MODES), default="random")
+    edict_a = SelectField(_("Edict A"), choices=_scoring_choices, validate_choice=False)
+    edict_b = SelectField(_("Edict B"), choices=_scoring_choices, validate_choice=False)
+    edict_c = SelectField(_("Edict C"), choices=_scoring_choices, validate_choice=False)
+    edict_d = SelectField(_("Edict D"), choices=_scoring_choices, validate_choice=False)
+    printing = BooleanField(_("Score by the Czech printing of the cards"), default=False)
     seed = StringField(
-        "Seed: the same seed and choices deal the same game everywhere",
+        _("Seed: the same seed and choices deal the same game everywhere"),
         default=deck.new_seed,
-        validators=[InputRequired("Type a seed, or keep the one suggested.")],
+        validators=[InputRequired(_("Type a seed, or keep the one suggested."))],
         render_kw={"autocomplete": "off", "autocapitalize": "off", "spellcheck": "false"},
     )
 
@@ -127,22 +159,36 @@ class SetupForm(Form):
                 field.data = first[letter]
         self.setup: deck.Setup | None = None
         self.names: list[str] = []
+        self.printing_choice = Printing.ENGLISH
 
     def validate_players(self, field: TextAreaField) -> None:
         names = player_names(field.data or "")
         if not names:
-            raise ValidationError("Type at least one player's name.")
+            raise ValidationError(_("Type at least one player's name."))
         if len(names) > MAX_PLAYERS:
-            raise ValidationError(f"A table seats at most {MAX_PLAYERS} players, not {len(names)}.")
+            raise ValidationError(
+                _(
+                    "A table seats at most %(most)d players, not %(count)d.",
+                    most=MAX_PLAYERS,
+                    count=len(names),
+                )
+            )
         long = [n for n in names if len(n) > MAX_NAME_LENGTH]
         if long:
             raise ValidationError(
-                f"Keep each name to {MAX_NAME_LENGTH} characters; {long[0][:20]}… is longer."
+                ngettext(
+                    "Keep each name to %(num)d character; %(name)s… is longer.",
+                    "Keep each name to %(num)d characters; %(name)s… is longer.",
+                    MAX_NAME_LENGTH,
+                    name=long[0][:20],
+                )
             )
         seen: set[str] = set()
         for name in names:
             if name.casefold() in seen:
-                raise ValidationError(f"Two players are called {name}; give them different names.")
+                raise ValidationError(
+                    _("Two players are called %(name)s; give them different names.", name=name)
+                )
             seen.add(name.casefold())
         self.names = names
 
@@ -150,14 +196,20 @@ class SetupForm(Form):
         try:
             field.data = deck.check_seed(field.data)
         except deck.SetupError as error:
-            raise ValidationError(str(error)) from None
+            raise ValidationError(error.args[0]) from None
 
     def validate_map_side(self, field: RadioField) -> None:
         edition = self.edition.data
         if edition in MAP_GAME.values() and MAP_GAME.get(field.data or "") != edition:
-            sides = " and ".join(k for k, v in MAP_GAME.items() if v == edition)
+            first, second = (k for k, v in MAP_GAME.items() if v == edition)
             raise ValidationError(
-                f"{EDITIONS[edition]} comes with map sides {sides}; combine the two games to use any side."
+                _(
+                    "%(edition)s comes with map sides %(first)s and %(second)s; "
+                    "combine the two games to use any side.",
+                    edition=EDITIONS[edition],
+                    first=first,
+                    second=second,
+                )
             )
 
     def validate_ambushes(self, field: CheckboxesField) -> None:
@@ -166,7 +218,9 @@ class SetupForm(Form):
             and self.ambush_mode.data == "chosen"
             and len(field.data or []) != 4
         ):
-            raise ValidationError(f"Choose exactly four ambush cards, not {len(field.data or [])}.")
+            raise ValidationError(
+                _("Choose exactly four ambush cards, not %(count)d.", count=len(field.data or []))
+            )
 
     def validate(self, extra_validators: Any = None) -> bool:
         if not super().validate(extra_validators):
@@ -193,11 +247,12 @@ class SetupForm(Form):
         try:
             setup.check()
         except deck.SetupError as error:
-            message = str(error)
-            field = self.ambushes if "ambush" in message else self.edicts
-            if "seed" in message:
-                field = self.seed
-            field.errors = [*field.errors, message]
+            fields = {"ambushes": self.ambushes, "seed": self.seed, "edition": self.edition}
+            field = fields.get(error.field, self.edicts)
+            field.errors = [*field.errors, error.args[0]]
             return False
         self.setup = setup
+        # The Czech printing changes two Heroes scoring cards; a base game cannot deal them.
+        if self.printing.data and self.edition.data in ("heroes", "combined"):
+            self.printing_choice = Printing.CZECH
         return True

@@ -13,14 +13,16 @@ from typing import Any
 
 from flask import abort, request
 
+from referee.rules.i18n import _
+
 MAX_DIGITS = 9
 """No number the pages send is near a billion; longer strings are refused unread."""
 
 MAX_JSON_BYTES = 256 * 1024
 """A whole sheet with every monster and hero tagged is a few kilobytes."""
 
-TOO_LARGE = "The page sent more than the referee reads at once; reload it and try again."
-TOO_DEEP = "The page sent a sheet the referee could not read; reload it and try again."
+TOO_LARGE = _("The page sent more than the referee reads at once; reload it and try again.")
+TOO_DEEP = _("The page sent a sheet the referee could not read; reload it and try again.")
 
 
 def whole_number(raw: str | None, high: int) -> int | None:
@@ -31,11 +33,11 @@ def whole_number(raw: str | None, high: int) -> int | None:
     return value if value <= high else None
 
 
-def form_number(name: str, high: int, sentence: str) -> int:
+def form_number(name: str, high: int, sentence: object) -> int:
     """The form field ``name`` as a number from 0 to ``high``; else 400 with ``sentence``."""
     value = whole_number(request.form.get(name), high)
     if value is None:
-        abort(400, sentence)
+        abort(400, str(sentence))
     return value
 
 
@@ -44,10 +46,10 @@ def json_body() -> Any:
     large, 400 when it nests too deep to read."""
     length = request.content_length
     if length is not None and length > MAX_JSON_BYTES:
-        abort(413, TOO_LARGE)
+        abort(413, str(TOO_LARGE))
     if length is None and len(request.get_data(cache=True)) > MAX_JSON_BYTES:
-        abort(413, TOO_LARGE)
+        abort(413, str(TOO_LARGE))
     try:
         return request.get_json(silent=True)
     except RecursionError:
-        abort(400, TOO_DEEP)
+        abort(400, str(TOO_DEEP))

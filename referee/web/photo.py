@@ -25,6 +25,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
+from flask_babel import force_locale
 from flask_wtf.file import FileField, FileRequired
 from PIL import Image
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
@@ -33,12 +34,14 @@ from referee.rules import terrain
 from referee.rules.data import map_sides
 from referee.rules.errors import RefereeError
 from referee.rules.geometry import SIZE
-from referee.table import SeasonSheet, Table
+from referee.rules.i18n import _
+from referee.table import SEASON_NAMES, SeasonSheet, Table
 from referee.table.sheets import open_to_change
 from referee.vision.errors import NoGridError, TooLargeError, VisionError, WrongSheetError
 from referee.vision.printable import PAPERS, PrintableError, sheet_pdf
 from referee.vision.reader import SheetReading, read_sheet
-from referee.web import sheets
+from referee.vision.render import SheetWords
+from referee.web import i18n, sheets
 from referee.web.database import get_session
 from referee.web.errors import answer, wants_json
 from referee.web.forms import Form
@@ -58,8 +61,8 @@ class PhotoForm(Form):
     """The photo upload; Flask-WTF checks its CSRF token."""
 
     photo = FileField(
-        "Photograph my sheet",
-        validators=[FileRequired("Choose a photo of your map sheet first.")],
+        _("Photograph my sheet"),
+        validators=[FileRequired(_("Choose a photo of your map sheet first."))],
     )
 
 
@@ -79,10 +82,24 @@ def _size(n: int) -> str:
 def limit_sentence(what: str = "upload") -> str:
     """Over the upload limit: the limit, and how to send a smaller JPEG."""
     limit = int(current_app.config.get("MAX_CONTENT_LENGTH") or 0)
-    return (
-        f"That {what} is too large. The referee accepts at most {_size(limit)}: send a smaller JPEG "
-        "(on a phone, press Photograph my sheet to take a fresh photo, or share the photo from your "
-        "gallery at a smaller size, as JPEG rather than HEIC or PNG)."
+    advice = _(
+        "send a smaller JPEG (on a phone, press Photograph my sheet to take a fresh photo, or share the "
+        "photo from your gallery at a smaller size, as JPEG rather than HEIC or PNG)."
+    )
+    if what == "photo":
+        return str(
+            _(
+                "That photo is too large. The referee accepts at most %(size)s: %(advice)s",
+                size=_size(limit),
+                advice=advice,
+            )
+        )
+    return str(
+        _(
+            "That upload is too large. The referee accepts at most %(size)s: %(advice)s",
+            size=_size(limit),
+            advice=advice,
+        )
     )
 
 
@@ -142,7 +159,7 @@ def read(code: str, number: int, season: str) -> ResponseReturnValue:
     sheet = open_to_change(get_session(), t, seat, s)
     form = PhotoForm()
     if not form.validate_on_submit():
-        errors = form.photo.errors or next(iter(form.errors.values()), ["The form could not be read."])
+        errors = form.photo.errors or next(iter(form.errors.values()), [_("The form could not be read.")])
         return _refuse(code, number, season, 400, sheets.sentence(str(errors[0])))
     data = form.photo.data.read()
     try:
@@ -182,20 +199,47 @@ def too_large(error: RequestEntityTooLarge) -> ResponseReturnValue:
 # --- paper: printable sheets and the legend ----------------------------------------------------------
 
 
-@lru_cache(maxsize=len(PAPERS) * 4)
-def _pdf(side: str, paper: str) -> bytes:
-    return sheet_pdf(side, paper)
+def sheet_words(lang: str) -> SheetWords | None:
+    """The printable sheet's words in ``lang`` (None: the English default)."""
+    if lang == i18n.DEFAULT:
+        return None
+    with force_locale(lang):
+        return SheetWords(
+            title=str(_("CARTOGRAPHERS")),
+            sheet=str(_("Map sheet - side %(letter)s: %(name)s", letter="{letter}", name="{name}")),
+            name=str(_("Name")),
+            document=str(_("Cartographers map sheet, side %(letter)s", letter="{letter}")),
+            seasons=(
+                str(SEASON_NAMES["spring"]),
+                str(SEASON_NAMES["summer"]),
+                str(SEASON_NAMES["fall"]),
+                str(SEASON_NAMES["winter"]),
+            ),
+            pencils=str(
+                _(
+                    "Coloured pencils: forest green, village red, farm yellow, water blue, monster violet, "
+                    "hero orange"
+                )
+            ),
+            side_names={letter: i18n.side_title(side) for letter, side in map_sides().items()},
+        )
+
+
+@lru_cache(maxsize=len(PAPERS) * 4 * len(i18n.LANGUAGES))
+def _pdf(side: str, paper: str, lang: str = i18n.DEFAULT) -> bytes:
+    return sheet_pdf(side, paper, words=sheet_words(lang))
 
 
 @bp.get("/print/map-sheet-<side>-<paper>.pdf")
 def printable(side: str, paper: str) -> ResponseReturnValue:
     side = side.upper()
     if side not in map_sides():
-        abort(404, f"There is no map side {side}: the sides are A, B, C and D.")
+        abort(404, str(_("There is no map side %(side)s: the sides are A, B, C and D.", side=side)))
     try:
-        body = _pdf(side, paper.lower())
+        lang = request.args.get("lang", i18n.DEFAULT)
+        body = _pdf(side, paper.lower(), lang if lang in i18n.LANGUAGES else i18n.DEFAULT)
     except PrintableError:
-        abort(404, f"Map sheets print on A4 or Letter paper, not {paper}.")
+        abort(404, str(_("Map sheets print on A4 or Letter paper, not %(paper)s.", paper=paper)))
     response = Response(body, mimetype="application/pdf")
     response.headers["Content-Disposition"] = (
         f'inline; filename="cartographers-map-sheet-{side}-{PAPER_NAMES[paper.lower()]}.pdf"'
@@ -209,9 +253,15 @@ def printable(side: str, paper: str) -> ResponseReturnValue:
 @bp.app_template_global()
 def printable_sheets() -> list[dict[str, str]]:
     """Every side at every paper size, for the download links (a template global,
-    so that imported macros see it)."""
+    so that imported macros see it), with the sheet's words in the reader's language."""
+    lang = i18n.language()
     return [
-        {"side": side, "paper": paper, "label": f"Side {side}, {PAPER_NAMES[paper]}"}
+        {
+            "side": side,
+            "paper": paper,
+            "label": str(_("Side %(side)s, %(paper)s", side=side, paper=PAPER_NAMES[paper])),
+            "lang": "" if lang == i18n.DEFAULT else lang,
+        }
         for side in sorted(map_sides())
         for paper in PAPERS
     ]

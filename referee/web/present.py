@@ -12,8 +12,75 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.rules import data, deck
+from referee.rules.cards import Printing, differs
+from referee.rules.i18n import Name, Text, _, join, pgettext
 from referee.table import SEASON_NAMES, GameTable, dealt, setup_of
-from referee.table.deal import ambush_cards, explore_cards, hero_cards, map_side_of, scoring_cards
+from referee.table.deal import (
+    ambush_cards,
+    explore_cards,
+    hero_cards,
+    map_side_of,
+    printing_of,
+    scoring_cards,
+)
+
+SEASON_ENDS: dict[str, Text] = {
+    "spring": _("End of spring"),
+    "summer": _("End of summer"),
+    "fall": _("End of fall"),
+    "winter": _("End of winter"),
+}
+"""The heading when a season's time is up (a whole phrase each: Czech puts
+the season in the genitive, "konec jara")."""
+
+KIND_NAMES: dict[str, Text] = {
+    "explore": pgettext("card kind", "explore"),
+    "ruins": pgettext("card kind", "ruins"),
+    "ambush": pgettext("card kind", "ambush"),
+    "hero": pgettext("card kind", "hero"),
+}
+CORNER_NAMES: dict[str, Text] = {
+    "top-left": pgettext("corner", "top-left"),
+    "top-right": pgettext("corner", "top-right"),
+    "bottom-right": pgettext("corner", "bottom-right"),
+    "bottom-left": pgettext("corner", "bottom-left"),
+}
+DIRECTION_NAMES: dict[str, Text] = {
+    "clockwise": pgettext("direction", "clockwise"),
+    "counterclockwise": pgettext("direction", "counterclockwise"),
+}
+ORIENTATION_NAMES: dict[str, Text] = {
+    "printed": pgettext("attack pattern", "printed"),
+    "rotated 90": pgettext("attack pattern", "rotated 90"),
+    "rotated 180": pgettext("attack pattern", "rotated 180"),
+    "rotated 270": pgettext("attack pattern", "rotated 270"),
+    "flipped": pgettext("attack pattern", "flipped"),
+    "flipped, rotated 90": pgettext("attack pattern", "flipped, rotated 90"),
+    "flipped, rotated 180": pgettext("attack pattern", "flipped, rotated 180"),
+    "flipped, rotated 270": pgettext("attack pattern", "flipped, rotated 270"),
+}
+"""A hero's attack pattern as the editor offers it (``heroes.Orientation``'s values)."""
+PRINTING_NAMES: dict[str, Text] = {
+    Printing.ENGLISH: _("the English printing"),
+    Printing.CZECH: _("the Czech printing"),
+}
+
+
+def printing_note(printing: Printing, cards: list[str]) -> Text | None:
+    """Which printing a table scores by, when it matters: when the host chose
+    another than the English one, or one of the cards it changes is in play."""
+    changed = [name for name in cards if name in differs(Printing.CZECH)]
+    if printing == Printing.ENGLISH and not changed:
+        return None
+    if printing == Printing.ENGLISH:
+        return _(
+            "Scored by the English printing of the cards (%(cards)s as printed in English).",
+            cards=join([Name("scoring", n) for n in changed]),
+        )
+    return _(
+        "Scored by the Czech printing of the cards: Jorekburg gives 5 reputation stars a column, "
+        "and Deepwood counts every forest cluster, not only those of five or more."
+    )
 
 
 @dataclass(frozen=True)
@@ -54,8 +121,8 @@ class Edict:
     card: data.ScoringCardInfo
 
     @property
-    def back(self) -> str:
-        return data.CARD_BACK_NAMES[self.card.back]
+    def back(self) -> Text:
+        return data.CARD_BACK_LABELS[self.card.back]
 
 
 def passes(players: list[str], direction: str) -> list[tuple[str, str]]:
@@ -103,11 +170,23 @@ class TableView:
         return self.deal.seasons[self.position.season_index]
 
     @property
-    def season_name(self) -> str:
+    def season_name(self) -> Text:
         return SEASON_NAMES[self.season.name]
 
     @property
-    def next_season_name(self) -> str | None:
+    def season_end(self) -> Text:
+        return SEASON_ENDS[self.season.name]
+
+    @property
+    def printing(self) -> Printing:
+        return printing_of(self.table)
+
+    @property
+    def printing_note(self) -> Text | None:
+        return printing_note(self.printing, [e.card.name for e in self.edicts])
+
+    @property
+    def next_season_name(self) -> Text | None:
         i = self.position.season_index + 1
         return SEASON_NAMES[self.deal.seasons[i].name] if i < 4 else None
 
@@ -130,8 +209,8 @@ class TableView:
         return self.setup.solo
 
     @property
-    def edition_name(self) -> str:
-        return deck.EDITION_NAMES[self.setup.edition]
+    def edition_name(self) -> Text:
+        return deck.EDITION_LABELS[self.setup.edition]
 
     @property
     def can_reveal(self) -> bool:

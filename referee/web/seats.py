@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from flask import Response, abort, request
 
+from referee.rules.i18n import _
 from referee.table import GameTable, Seat
 from referee.web.forms import MAX_PLAYERS
 from referee.web.inputs import whole_number
@@ -61,8 +62,13 @@ def require_change(table: GameTable, seat: Seat) -> None:
     if not may_change(table, seat):
         abort(
             403,
-            f"Only {seat.name} or the host can change {seat.name}'s sheet; "
-            "claim your own seat on this phone from the table's sheets page.",
+            str(
+                _(
+                    "Only %(name)s or the host can change %(name)s's sheet; "
+                    "claim your own seat on this phone from the table's sheets page.",
+                    name=seat.name,
+                )
+            ),
         )
 
 

@@ -20,6 +20,7 @@ from flask.typing import ResponseReturnValue
 from referee.rules import data, heroes, season
 from referee.rules.errors import RefereeError
 from referee.rules.geometry import SIZE, Cell, where
+from referee.rules.i18n import Text, _, ngettext
 from referee.table import SEASON_NAMES, SEASONS, SeasonSheet, Seat, Table, ambushes, hosting, scoring
 from referee.table import sheets as table_sheets
 from referee.table.bgstats import bgstats_link
@@ -29,7 +30,9 @@ from referee.table.standings import EXPORT_FIELDS, export_game, export_rows, set
 from referee.web.database import get_session
 from referee.web.dealer import load
 from referee.web.errors import answer, status_of
+from referee.web.i18n import plural_forms
 from referee.web.inputs import MAX_DIGITS, form_number, json_body
+from referee.web.present import ORIENTATION_NAMES, printing_note
 from referee.web.seats import (
     host_cookie,
     host_token,
@@ -44,9 +47,9 @@ from referee.web.seats import (
 bp = Blueprint("sheets", __name__)
 
 
-def sentence(text: str) -> str:
+def sentence(message: object) -> str:
     """The engine's message as a sentence: a capital first letter and a full stop."""
-    text = text.strip()
+    text = str(message).strip()
     if text and text[0].islower():
         text = text[0].upper() + text[1:]
     return text if text.endswith((".", "?", "!")) else text + "."
@@ -55,7 +58,7 @@ def sentence(text: str) -> str:
 @bp.errorhandler(RefereeError)
 def _refused(error: RefereeError) -> ResponseReturnValue:
     """A refused sheet: its own status, or 400 for input the rules do not allow."""
-    return answer(status_of(error), sentence(str(error)))
+    return answer(status_of(error), sentence(error))
 
 
 def _table(code: str) -> Table:
@@ -73,7 +76,12 @@ def for_change(code: str, number: int, season: str) -> tuple[Table, Seat, int]:
 
 def _spaces(cells: Iterable[Cell]) -> list[tuple[int, str]]:
     """Spaces as (map index, name), for the pages' highlights and choices."""
-    return [(r * SIZE + c, where(r, c)) for r, c in cells]
+    return [(r * SIZE + c, str(where(r, c))) for r, c in cells]
+
+
+def _str(message: object) -> str | None:
+    """A message for a page's script, in the reader's language (None stays None)."""
+    return None if message is None else str(message)
 
 
 # --- seats -------------------------------------------------------------------------------------------
@@ -85,7 +93,7 @@ def seats(code: str) -> ResponseReturnValue:
     token = request.args.get("host")
     if token is not None:
         if not t.table.is_host(token):
-            abort(403, "That host link is not this table's; open the link the host page gave you.")
+            abort(403, str(_("That host link is not this table's; open the link the host page gave you.")))
         response = redirect(url_for("sheets.seats", code=t.table.code), code=303)
         set_cookie(response, host_cookie(t.table.code), token, t.table.code)
         return response
@@ -105,15 +113,19 @@ def seats(code: str) -> ResponseReturnValue:
     )
 
 
-def _where_now(t: Table) -> str:
+def _where_now(t: Table) -> Text:
     """Which season is on, or that it has ended and waits to be scored."""
     name = SEASON_NAMES[SEASONS[t.current]]
     if t.position.game_over:
-        return "Winter has ended: score every sheet, then see the standings."
+        return _("Winter has ended: score every sheet, then see the standings.")
     if t.position.season_over:
         following = SEASON_NAMES[SEASONS[t.current + 1]].lower()
-        return f"{name} has ended: score every sheet before {following} begins."
-    return f"{name} is on."
+        return _(
+            "%(season)s has ended: score every sheet before %(next)s begins.",
+            season=name,
+            next=following,
+        )
+    return _("%(season)s is on.", season=name)
 
 
 @bp.post("/t/<code>/seats/<int:number>/claim")
@@ -123,7 +135,12 @@ def claim(code: str, number: int) -> ResponseReturnValue:
     if seat.token_hash is not None and not is_host(t.table) and my_seat(t.table) is not seat:
         abort(
             403,
-            f"{seat.name}'s seat is already claimed on another phone; the host can hand it to this one.",
+            str(
+                _(
+                    "%(name)s's seat is already claimed on another phone; the host can hand it to this one.",
+                    name=seat.name,
+                )
+            ),
         )
     token = hosting.claim_seat(get_session(), seat)
     response = redirect(url_for("sheets.editor", code=t.table.code, number=number), code=303)
@@ -164,8 +181,38 @@ def _editor_config(t: Table, seat: Seat, sheet: SeasonSheet, s: int) -> dict[str
         "soloUrl": url_for("sheets.solo_help", code=t.table.code, number=seat.order + 1, season=SEASONS[s])
         if t.solo
         else None,
-        "warning": season.coin_warning(themap, sheet.coins, known),
+        "warning": _str(season.coin_warning(themap, sheet.coins, known)),
         "knownMountains": sorted(r * SIZE + c for r, c in known),
+        "text": editor_words(),
+    }
+
+
+def editor_words() -> dict[str, Any]:
+    """What ``editor.js`` says, in the reader's language (counted phrases by plural category)."""
+    return {
+        "notSaved": str(_("Not saved yet.")),
+        "saved": str(_("Saved.")),
+        "save": str(_("Save")),
+        "savedMark": str(_("Saved ✓")),
+        "printed": str(_("Printed mountains and wastelands cannot be painted over.")),
+        "badAnswer": str(_("The referee did not answer properly ({status}); try again.")),
+        "notSavedStatus": str(_("The sheet could not be saved ({status}).")),
+        "offline": str(
+            _(
+                "The sheet could not be saved: no connection. Your changes are still here; try again.",
+            )
+        ),
+        "saveFirst": str(_("Save the map first: the season is scored from the saved sheet.")),
+        "outlined": plural_forms(ngettext("%(num)d outlined square", "%(num)d outlined squares", 0)),
+        "coinWarning": plural_forms(
+            ngettext(
+                "The map surrounds %(num)d mountain, each worth a coin, "
+                "but the coin track shows only %(coins)d.",
+                "The map surrounds %(num)d mountains, each worth a coin, "
+                "but the coin track shows only %(coins)d.",
+                0,
+            )
+        ),
     }
 
 
@@ -190,6 +237,8 @@ def editor_page(code: str, number: int, season: str, **extra: Any) -> str:
         s=s,
         season=season,
         season_name=SEASON_NAMES[season],
+        season_names=[SEASON_NAMES[x] for x in SEASONS],
+        orientation_names=ORIENTATION_NAMES,
         sheet=editing.sheet,
         config=config,
         can_change=may_change(t.table, seat),
@@ -216,7 +265,7 @@ def save(code: str, number: int, season: str) -> ResponseReturnValue:
         monsters=config["monsters"],
         heroes=config["heroes"],
         warning=config["warning"],
-        messages=saved.messages,
+        messages=[str(m) for m in saved.messages],
         gorgon=bool(saved.gorgon),
     )
 
@@ -227,25 +276,40 @@ def solo_help(code: str, number: int, season: str) -> ResponseReturnValue:
     t.seat(number)
     t.season_index(season)
     if not t.solo:
-        abort(400, "The ambush helper is for solo games; at a table your neighbour draws the monster.")
+        abort(
+            400,
+            str(
+                _(
+                    "The ambush helper is for solo games; at a table your neighbour draws the monster.",
+                )
+            ),
+        )
     payload = json_body()
     if not isinstance(payload, dict):
-        abort(400, "The page sent no map and ambush card the referee could read; reload it and try again.")
-    return jsonify(ambushes.solo_help(t, payload.get("map"), payload.get("ambush")))
+        abort(
+            400,
+            str(
+                _(
+                    "The page sent no map and ambush card the referee could read; reload it and try again.",
+                )
+            ),
+        )
+    helped = ambushes.solo_help(t, payload.get("map"), payload.get("ambush"))
+    return jsonify({**helped, "sentence": str(helped["sentence"])})
 
 
 MAX_REVISION = 10**MAX_DIGITS - 1
 
 
 def _space(name: str) -> tuple[int, int]:
-    return divmod(form_number(name, SIZE * SIZE - 1, "Choose a space."), SIZE)
+    return divmod(form_number(name, SIZE * SIZE - 1, _("Choose a space.")), SIZE)
 
 
 def _revision() -> int:
     return form_number(
         "revision",
         MAX_REVISION,
-        "The page did not say which version of the sheet it showed; reload it and try again.",
+        _("The page did not say which version of the sheet it showed; reload it and try again."),
     )
 
 
@@ -275,7 +339,16 @@ def scored(code: str, number: int, season: str) -> ResponseReturnValue:
     s = t.season_index(season)
     found = scoring.scored_season(get_session(), t, seat, s)
     if found is None:
-        abort(404, f"{seat.name}'s {SEASON_NAMES[season]} has not been scored yet.")
+        abort(
+            404,
+            str(
+                _(
+                    "%(name)s's %(season)s has not been scored yet.",
+                    name=seat.name,
+                    season=SEASON_NAMES[season],
+                )
+            ),
+        )
     effects: dict[str, Any] = {}
     if found.effects is not None:
         if found.effects.zombies is not None:
@@ -303,6 +376,7 @@ def scored(code: str, number: int, season: str) -> ResponseReturnValue:
         next_season=SEASONS[s + 1] if s < 3 else None,
         next_open=s < 3 and t.current > s,
         sheet=found.sheet,
+        printing_note=printing_note(t.printing, list(t.deal.edicts.values())),
     )
 
 
@@ -328,6 +402,7 @@ def standings(code: str) -> ResponseReturnValue:
         scores=settled.scores,
         bgstats=bgstats_link(t, settled),
         season_names=[SEASON_NAMES[x] for x in SEASONS],
+        printing_note=printing_note(t.printing, list(t.deal.edicts.values())),
     )
 
 

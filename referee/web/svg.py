@@ -61,9 +61,9 @@ def attack(offsets: Iterable[Cell], label: str = "attack pattern") -> Markup:
     return _frame(width, height, body, label, "attack")
 
 
-def hit_key() -> Markup:
+def hit_key(label: str = "attacked space") -> Markup:
     """One attacked space as the attack pattern draws it, for the card's key."""
     body = _square(0, 0, "sq hit") + (
         f'<path class="cross" d="M5 5L{UNIT - 5} {UNIT - 5}M{UNIT - 5} 5L5 {UNIT - 5}"/>'
     )
-    return _frame(1, 1, body, "attacked space", "attack key-hit")
+    return _frame(1, 1, body, label, "attack key-hit")

@@ -72,9 +72,14 @@
     return out;
   }
 
-  // "1 square", "2 squares": as referee.rules.words.plural says them.
-  function plural(n, word) {
-    return n + " " + (n === 1 ? word : word + "s");
+  // The page's words come from the server in the reader's language (cfg.text).
+  // A counted phrase has a form per plural category ("1 square", "2-4", "5 and more"
+  // in Czech), picked here by Intl.PluralRules for the page's language.
+  const TEXT = cfg.text || {};
+  const plurals = new Intl.PluralRules(document.documentElement.lang || "en");
+  function counted(forms, n) {
+    const form = forms[plurals.select(n)] || forms.other || "";
+    return form.replace("{n}", n);
   }
 
   // --- drawing ----------------------------------------------------------------------------------
@@ -105,8 +110,7 @@
     const short = state.coins < n && mountains.some((i) => !knownMountains.has(i));
     warning.hidden = !short;
     warning.textContent = short
-      ? "The map surrounds " + plural(n, "mountain") + ", each worth a coin, " +
-        "but the coin track shows only " + state.coins + "."
+      ? counted(TEXT.coinWarning, n).replace("%(coins)d", state.coins)
       : "";
   }
 
@@ -127,7 +131,7 @@
       m.hidden = !toCheck.has(Number(m.dataset.i));
     });
     const checkCount = document.getElementById("check-count");
-    if (checkCount) checkCount.textContent = plural(toCheck.size, "outlined square");
+    if (checkCount) checkCount.textContent = counted(TEXT.outlined, toCheck.size);
     const count = document.getElementById("coin-count");
     if (count) count.textContent = state.coins;
     root.querySelectorAll("#coin-track .coin").forEach((b) => {
@@ -138,12 +142,12 @@
     if (undo) undo.disabled = undoStack.length === 0;
     if (redo) redo.disabled = redoStack.length === 0;
     const status = document.getElementById("status");
-    if (status) status.textContent = dirty ? "Not saved yet." : "Saved.";
+    if (status) status.textContent = dirty ? TEXT.notSaved : TEXT.saved;
     const save = document.getElementById("save");
     if (save) {
       save.classList.toggle("attention", dirty);
       save.classList.toggle("clean", !dirty);
-      save.textContent = dirty ? "Save" : "Saved ✓";
+      save.textContent = dirty ? TEXT.save : TEXT.savedMark;
     }
   }
 
@@ -170,7 +174,7 @@
     const code = state.codes[i];
     if (PRINTED.has(code)) {
       if (!stroke.warned) {
-        say("Printed mountains and wastelands cannot be painted over.", "info");
+        say(TEXT.printed, "info");
         stroke.warned = true;
       }
       return;
@@ -319,7 +323,7 @@
     try {
       data = await response.json();
     } catch (err) {
-      data = { error: "The referee did not answer properly (" + response.status + "); try again." };
+      data = { error: TEXT.badAnswer.replace("{status}", response.status) };
     }
     return { ok: response.ok, status: response.status, data: data };
   }
@@ -331,7 +335,7 @@
       const { ok, status, data } = await post(cfg.saveUrl, payload());
       if (!ok) {
         // Nothing is lost: the page keeps every change until the player decides.
-        say(data.error || "The sheet could not be saved (" + status + ").", "error");
+        say(data.error || TEXT.notSavedStatus.replace("{status}", status), "error");
         return;
       }
       revision = data.revision;
@@ -344,7 +348,7 @@
       render();
       if (data.gorgon) window.location.reload();
     } catch (err) {
-      say("The sheet could not be saved: no connection. Your changes are still here; try again.", "error");
+      say(TEXT.offline, "error");
     } finally {
       button.disabled = false;
     }
@@ -371,7 +375,7 @@
     scoreForm.addEventListener("submit", (e) => {
       if (dirty) {
         e.preventDefault();
-        say("Save the map first: the season is scored from the saved sheet.", "error");
+        say(TEXT.saveFirst, "error");
       }
     });
   }

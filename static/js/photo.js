@@ -52,11 +52,11 @@
     const file = input.files && input.files[0];
     if (!file) return;
     const editor = window.refereeEditor;
-    if (editor && editor.unsaved() && !window.confirm("The photo will replace the changes you have not saved. Go on?")) {
+    if (editor && editor.unsaved() && !window.confirm(form.dataset.textReplace)) {
       input.value = "";
       return;
     }
-    busy("Preparing the photo…");
+    busy(form.dataset.textPreparing);
     const chosen = await smaller(file);
     if (chosen !== file) {
       const list = new DataTransfer();
@@ -65,13 +65,11 @@
     }
     if (limit && chosen.size > limit) {
       ready();
-      status.textContent =
-        "That photo is too large. The referee accepts at most " + Math.floor(limit / 1048576) + " MB: " +
-        "send a smaller JPEG.";
+      status.textContent = form.dataset.textTooLarge.replace("{mb}", Math.floor(limit / 1048576));
       input.value = "";
       return;
     }
-    busy("Reading your photo…");
+    busy(form.dataset.textReading);
     if (editor) editor.leave(); // asked above already
     form.submit();
   });

@@ -181,13 +181,13 @@
     })
       .then(function (r) {
         return r.json().catch(function () { return {}; }).then(function (body) {
-          return refresh(r.ok ? "" : body.error || "That did not work; the page shows the table as it is.");
+          return refresh(r.ok ? "" : body.error || root.dataset.textFailed);
         });
       })
       .catch(function () {
         if (offlineTakes(form, true)) return;
         form.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
-        showMessage("No connection to the server; try again.");
+        showMessage(root.dataset.textOffline);
       })
       .then(function () { busy = false; });
   });

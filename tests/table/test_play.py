@@ -94,6 +94,7 @@ def test_a_whole_game_to_its_standings_and_exports(session: Session) -> None:
     game = standings.export_game(session, t)
     assert [s["player"] for s in game["standings"]] == ["Ben", "Ann"]
     assert game["edicts"]["A"] == "Sentinel Wood" and game["map_side"] == "A"
+    assert game["printing"] == "english"
     assert game["seasons"] == rows
 
     with pytest.raises(Refused) as over:

@@ -227,5 +227,5 @@ def test_a_solo_ambush_names_the_corner_and_direction(client: FlaskClient) -> No
         "Gnoll Raid": ("top-left", "counterclockwise"),
     }
     corner, way = corners[turns(game)[tap - 1].reveals[-1].name]
-    assert f"start in the <b>{corner}</b> corner and go\n        <b>{way}</b> around the edge" in page
+    assert f"start in the <b>{corner}</b> corner and go <b>{way}</b> around the edge" in page
     assert "→" not in page.split('id="panel"')[1].split("</article>")[0]

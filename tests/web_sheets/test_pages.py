@@ -107,8 +107,9 @@ def test_the_pages_say_fall_as_the_rulebook_does(app: Flask, client: FlaskClient
 # --- counted words ------------------------------------------------------------------------------------
 
 
-def test_templates_count_words_through_the_plural_filter() -> None:
-    """No template makes its own plural ('square{{ "s" if n != 1 }}')."""
+def test_templates_count_words_through_ngettext() -> None:
+    """No template makes its own plural ('square{{ "s" if n != 1 }}'): every
+    counted phrase goes through ngettext, which knows Czech's three forms."""
     offenders = [
         f"{path.relative_to(TEMPLATES)}: {match.group(0)}"
         for path in sorted(TEMPLATES.rglob("*.html"))
@@ -118,9 +119,10 @@ def test_templates_count_words_through_the_plural_filter() -> None:
 
 
 @pytest.mark.parametrize(("n", "text"), [(0, "0 squares"), (1, "1 square"), (2, "2 squares")])
-def test_the_plural_filter(app: Flask, n: int, text: str) -> None:
-    with app.app_context():
-        assert app.jinja_env.from_string('{{ n|plural("square") }}').render(n=n) == text
+def test_counted_words_in_english(app: Flask, n: int, text: str) -> None:
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        template = app.jinja_env.from_string('{{ ngettext("%(num)d square", "%(num)d squares", n) }}')
+        assert template.render(n=n) == text
 
 
 def test_a_tie_for_largest_at_one_space() -> None:

@@ -261,3 +261,20 @@ def test_the_coin_warning_names_the_surrounded_mountain(client: FlaskClient, tab
 def test_unknown_seat_and_season(client: FlaskClient, table: TableAt) -> None:
     assert client.get(f"/t/{table.code}/sheets/9/spring").status_code == 404
     assert client.get(f"/t/{table.code}/sheets/1/autumn").status_code == 404
+
+
+def test_the_editors_words_in_czech(client: FlaskClient, app: Flask) -> None:
+    """editor.js says what the page's settings give it: in Czech, each counted
+    phrase in its plural categories, for Intl.PluralRules to pick."""
+    t = make_table(app, ["Anna", "Petr"])
+    client.set_cookie("lang", "cs")
+    _, config = editor(client, t, 1, "spring")
+    words = config["text"]
+    assert words["saved"] == "Uloženo." and words["save"] == "Uložit"
+    assert words["outlined"] == {
+        "one": "{n} orámované pole",
+        "few": "{n} orámovaná pole",
+        "other": "{n} orámovaných polí",
+    }
+    assert words["coinWarning"]["few"].startswith("Mapa obklopuje {n} hory,")
+    assert words["coinWarning"]["other"].endswith("ale na počítadle je jen %(coins)d.")

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-from referee.rules.cards.card import CardScore, numbered, scoring_card, to_cells
+from referee.rules.cards.card import CardScore, Printing, numbered, scoring_card, to_cells
 from referee.rules.geometry import COLUMNS, NEIGHBOURS, ON_EDGE
+from referee.rules.i18n import Text, _, ngettext, npgettext
 from referee.rules.sheet import MapSheet
 from referee.rules.terrain import FARM, MOUNTAIN, WATER
-from referee.rules.words import plural
+
+
+def _water(spaces: list[int]) -> Text:
+    return npgettext("counted", "%(num)d water space", "%(num)d water spaces", len(spaces))
+
+
+def _farms(spaces: list[int]) -> Text:
+    return npgettext("counted", "%(num)d farm space", "%(num)d farm spaces", len(spaces))
 
 
 @scoring_card("Canal Lake")
@@ -20,8 +28,7 @@ def canal_lake(sheet: MapSheet) -> CardScore:
     return CardScore(
         len(water) + len(farms),
         to_cells(water + farms),
-        why=f"{plural(len(water), 'water space')} beside farm and "
-        f"{plural(len(farms), 'farm space')} beside water.",
+        why=_("%(water)s beside farm and %(farms)s beside water.", water=_water(water), farms=_farms(farms)),
     )
 
 
@@ -36,7 +43,7 @@ def mages_valley(sheet: MapSheet) -> CardScore:
     return CardScore(
         2 * len(water) + len(farms),
         to_cells(water + farms),
-        why=f"{plural(len(water), 'water space')} and {plural(len(farms), 'farm space')} beside a mountain.",
+        why=_("%(water)s and %(farms)s beside a mountain.", water=_water(water), farms=_farms(farms)),
     )
 
 
@@ -50,8 +57,7 @@ def the_golden_granary(sheet: MapSheet) -> CardScore:
     return CardScore(
         len(water) + 3 * len(farms),
         to_cells(water + farms),
-        why=f"{plural(len(water), 'water space')} beside ruins and "
-        f"{plural(len(farms), 'farm space')} on ruins.",
+        why=_("%(water)s beside ruins and %(farms)s on ruins.", water=_water(water), farms=_farms(farms)),
     )
 
 
@@ -75,8 +81,11 @@ def shoreside_expanse(sheet: MapSheet) -> CardScore:
     return CardScore(
         3 * (len(farms) + len(waters)),
         to_cells(set().union(*farms, *waters)),
-        why=f"{plural(len(farms), 'farm cluster')} away from water and "
-        f"{plural(len(waters), 'water cluster')} away from farms, none touching the edge.",
+        why=_(
+            "%(farms)s away from water and %(waters)s away from farms, none touching the edge.",
+            farms=npgettext("counted", "%(num)d farm cluster", "%(num)d farm clusters", len(farms)),
+            waters=npgettext("counted", "%(num)d water cluster", "%(num)d water clusters", len(waters)),
+        ),
     )
 
 
@@ -89,7 +98,11 @@ def craylund(sheet: MapSheet) -> CardScore:
     return CardScore(
         7 * len(scored),
         to_cells(set().union(*scored)),
-        why=f"{plural(len(scored), 'farm cluster')} beside three or more water spaces.",
+        why=ngettext(
+            "%(num)d farm cluster beside three or more water spaces.",
+            "%(num)d farm clusters beside three or more water spaces.",
+            len(scored),
+        ),
     )
 
 
@@ -110,7 +123,11 @@ def clawsgrave_peaks(sheet: MapSheet) -> CardScore:
     return CardScore(
         5 * len(mountains),
         to_cells(mountains | links),
-        why=f"{plural(len(mountains), 'mountain')} linked to a farm by water.",
+        why=ngettext(
+            "%(num)d mountain linked to a farm by water.",
+            "%(num)d mountains linked to a farm by water.",
+            len(mountains),
+        ),
     )
 
 
@@ -123,24 +140,47 @@ def ulems_wallow(sheet: MapSheet) -> CardScore:
     return CardScore(
         4 * len(water),
         to_cells(water),
-        why=f"{plural(len(water), 'water space')} beside two or more farm spaces.",
+        why=ngettext(
+            "%(num)d water space beside two or more farm spaces.",
+            "%(num)d water spaces beside two or more farm spaces.",
+            len(water),
+        ),
     )
 
 
-@scoring_card("Jorekburg")
-def jorekburg(sheet: MapSheet) -> CardScore:
-    """Earn four reputation stars for each column that contains an equal
-    number of farm spaces and water spaces. There must be at least one of each."""
+def _even_columns(sheet: MapSheet) -> tuple[list[int], list[int]]:
+    """The columns with as many farm as water spaces (at least one of each), and their spaces."""
     codes = sheet.codes
     cols = []
     for c, line in enumerate(COLUMNS):
         farms = sum(codes[i] == FARM for i in line)
         if farms and farms == sum(codes[i] == WATER for i in line):
             cols.append(c)
-    cells = [i for c in cols for i in COLUMNS[c] if codes[i] in (FARM, WATER)]
+    return cols, [i for c in cols for i in COLUMNS[c] if codes[i] in (FARM, WATER)]
+
+
+@scoring_card("Jorekburg")
+def jorekburg(sheet: MapSheet) -> CardScore:
+    """Earn four reputation stars for each column that contains an equal
+    number of farm spaces and water spaces. There must be at least one of each."""
+    cols, cells = _even_columns(sheet)
     return CardScore(
         4 * len(cols),
         to_cells(cells),
         tuple(("column", c) for c in cols),
-        why=f"As many farm as water spaces in {numbered('column', cols)}.",
+        why=_("As many farm as water spaces in %(lines)s.", lines=numbered("column", cols)),
+    )
+
+
+@scoring_card("Jorekburg", Printing.CZECH)
+def jorekburg_czech(sheet: MapSheet) -> CardScore:
+    """Získáš pět bodů pověsti za každý sloupec obsahující stejné množství polí
+    s vodou i s farmou. Ve sloupci musí být alespoň jedno pole od obou typů.
+    (The Czech printing, as "Vepřín": five stars a column, not four.)"""
+    cols, cells = _even_columns(sheet)
+    return CardScore(
+        5 * len(cols),
+        to_cells(cells),
+        tuple(("column", c) for c in cols),
+        why=_("As many farm as water spaces in %(lines)s.", lines=numbered("column", cols)),
     )

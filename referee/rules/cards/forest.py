@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from referee.rules.cards.card import CardScore, numbered, scoring_card, to_cells
+from referee.rules.cards.card import CardScore, Printing, numbered, scoring_card, to_cells
 from referee.rules.geometry import COLUMNS, NEIGHBOURS, ON_EDGE, ROWS
+from referee.rules.i18n import _, ngettext, npgettext
 from referee.rules.sheet import MapSheet
 from referee.rules.terrain import FOREST, MOUNTAIN, VILLAGE
-from referee.rules.words import plural
 
 
 @scoring_card("Sentinel Wood")
@@ -14,7 +14,13 @@ def sentinel_wood(sheet: MapSheet) -> CardScore:
     """Earn one reputation star for each forest space adjacent to the edge of the map."""
     spaces = [i for i in sheet.spaces_of(FOREST) if ON_EDGE[i]]
     return CardScore(
-        len(spaces), to_cells(spaces), why=f"{plural(len(spaces), 'forest space')} on the edge of the map."
+        len(spaces),
+        to_cells(spaces),
+        why=ngettext(
+            "%(num)d forest space on the edge of the map.",
+            "%(num)d forest spaces on the edge of the map.",
+            len(spaces),
+        ),
     )
 
 
@@ -30,7 +36,11 @@ def greenbough(sheet: MapSheet) -> CardScore:
         len(rows) + len(cols),
         to_cells(sheet.spaces_of(FOREST)),
         lines,
-        why=f"Forest in {plural(len(rows), 'row')} and {plural(len(cols), 'column')}.",
+        why=_(
+            "Forest in %(rows)s and %(columns)s.",
+            rows=npgettext("forest in", "%(num)d row", "%(num)d rows", len(rows)),
+            columns=npgettext("forest in", "%(num)d column", "%(num)d columns", len(cols)),
+        ),
     )
 
 
@@ -43,7 +53,11 @@ def treetower(sheet: MapSheet) -> CardScore:
     return CardScore(
         len(spaces),
         to_cells(spaces),
-        why=f"{plural(len(spaces), 'forest space')} with no empty space beside it.",
+        why=ngettext(
+            "%(num)d forest space with no empty space beside it.",
+            "%(num)d forest spaces with no empty space beside them.",
+            len(spaces),
+        ),
     )
 
 
@@ -62,7 +76,11 @@ def stoneside_forest(sheet: MapSheet) -> CardScore:
     return CardScore(
         3 * len(mountains),
         to_cells(mountains | links),
-        why=f"{plural(len(mountains), 'mountain')} linked to another mountain by forest.",
+        why=ngettext(
+            "%(num)d mountain linked to another mountain by forest.",
+            "%(num)d mountains linked to another mountain by forest.",
+            len(mountains),
+        ),
     )
 
 
@@ -83,7 +101,11 @@ def faunlost_thicket(sheet: MapSheet) -> CardScore:
     return CardScore(
         2 * len(best),
         to_cells(best),
-        why=f"The longest unbroken column of forest is {plural(len(best), 'space')} long.",
+        why=ngettext(
+            "The longest unbroken column of forest is %(num)d space long.",
+            "The longest unbroken column of forest is %(num)d spaces long.",
+            len(best),
+        ),
     )
 
 
@@ -96,7 +118,11 @@ def heart_of_the_forest(sheet: MapSheet) -> CardScore:
     return CardScore(
         2 * len(spaces),
         to_cells(spaces),
-        why=f"{plural(len(spaces), 'forest space')} with only forest or the edge beside it.",
+        why=ngettext(
+            "%(num)d forest space with only forest or the edge beside it.",
+            "%(num)d forest spaces with only forest or the edge beside them.",
+            len(spaces),
+        ),
     )
 
 
@@ -113,7 +139,30 @@ def deepwood(sheet: MapSheet) -> CardScore:
     return CardScore(
         6 * len(scored),
         to_cells(set().union(*scored)),
-        why=f"{plural(len(scored), 'forest cluster')} of five or more with no village beside it.",
+        why=ngettext(
+            "%(num)d forest cluster of five or more with no village beside it.",
+            "%(num)d forest clusters of five or more with no village beside them.",
+            len(scored),
+        ),
+    )
+
+
+@scoring_card("Deepwood", Printing.CZECH)
+def deepwood_czech(sheet: MapSheet) -> CardScore:
+    """Získáš šest bodů pověsti za každé území polí s lesem, které nesousedí
+    s polem s vesnicí. (The Czech printing: "Earn six reputation stars for each
+    cluster of forest spaces that is not adjacent to a village space", with no
+    "five or more".)"""
+    codes = sheet.codes
+    scored = [c for c in sheet.clusters(FOREST) if not any(codes[n] == VILLAGE for n in sheet.border(c))]
+    return CardScore(
+        6 * len(scored),
+        to_cells(set().union(*scored)),
+        why=ngettext(
+            "%(num)d forest cluster with no village beside it.",
+            "%(num)d forest clusters with no village beside them.",
+            len(scored),
+        ),
     )
 
 
@@ -128,5 +177,5 @@ def sleepy_valley(sheet: MapSheet) -> CardScore:
         4 * len(rows),
         to_cells(cells),
         tuple(("row", r) for r in rows),
-        why=f"Three or more forest spaces in {numbered('row', rows)}.",
+        why=_("Three or more forest spaces in %(lines)s.", lines=numbered("row", rows)),
     )

@@ -5,9 +5,17 @@ from __future__ import annotations
 
 from referee.rules.cards.card import CardScore, numbered, scoring_card, to_cells
 from referee.rules.geometry import COLUMNS, DIAGONALS, NEIGHBOURS, ROWS, SIZE, index, where
+from referee.rules.i18n import Text, _, join, ngettext, npgettext
 from referee.rules.sheet import MapSheet
 from referee.rules.terrain import EMPTY, MOUNTAIN, TERRAIN_TYPES
-from referee.rules.words import plural
+
+
+def _complete_rows(rows: list[int]) -> Text:
+    return npgettext("counted", "%(num)d complete row", "%(num)d complete rows", len(rows))
+
+
+def _complete_columns(cols: list[int]) -> Text:
+    return npgettext("counted", "%(num)d complete column", "%(num)d complete columns", len(cols))
 
 
 def _complete(sheet: MapSheet, lines: tuple[tuple[int, ...], ...]) -> list[int]:
@@ -29,7 +37,7 @@ def borderlands(sheet: MapSheet) -> CardScore:
         6 * (len(rows) + len(cols)),
         to_cells(_spaces(ROWS, rows) | _spaces(COLUMNS, cols)),
         tuple([("row", r) for r in rows] + [("column", c) for c in cols]),
-        why=f"{plural(len(rows), 'complete row')} and {plural(len(cols), 'complete column')}.",
+        why=_("%(rows)s and %(columns)s.", rows=_complete_rows(rows), columns=_complete_columns(cols)),
     )
 
 
@@ -50,14 +58,17 @@ def lost_barony(sheet: MapSheet) -> CardScore:
                 if n > best:
                     best, corner = n, (r, c)
     if best == 0:
-        return CardScore(0, why="There is no filled space.")
+        return CardScore(0, why=_("There is no filled space."))
     top, left = corner[0] - best + 1, corner[1] - best + 1
     square = [index(top + dr, left + dc) for dr in range(best) for dc in range(best)]
     return CardScore(
         3 * best,
         to_cells(square),
-        why=f"The largest filled square is {best}x{best}; scored: the one whose "
-        f"top left is at {where(top, left)}.",
+        why=_(
+            "The largest filled square is %(size)dx%(size)d; scored: the one whose top left is at %(space)s.",
+            size=best,
+            space=where(top, left),
+        ),
     )
 
 
@@ -70,8 +81,14 @@ def the_broken_road(sheet: MapSheet) -> CardScore:
         3 * len(diagonals),
         to_cells(_spaces(DIAGONALS, diagonals)),
         tuple(("diagonal", k) for k in diagonals),
-        why=f"{plural(len(diagonals), 'complete diagonal')} from the left edge to the bottom edge"
-        + (f", starting in {numbered('row', diagonals)}." if diagonals else "."),
+        why=ngettext(
+            "%(num)d complete diagonal from the left edge to the bottom edge, starting in %(lines)s.",
+            "%(num)d complete diagonals from the left edge to the bottom edge, starting in %(lines)s.",
+            len(diagonals),
+            lines=numbered("row", diagonals),
+        )
+        if diagonals
+        else _("0 complete diagonals from the left edge to the bottom edge."),
     )
 
 
@@ -84,7 +101,11 @@ def the_cauldrons(sheet: MapSheet) -> CardScore:
     return CardScore(
         len(spaces),
         to_cells(spaces),
-        why=f"{plural(len(spaces), 'empty space')} closed in on all four sides.",
+        why=ngettext(
+            "%(num)d empty space closed in on all four sides.",
+            "%(num)d empty spaces closed in on all four sides.",
+            len(spaces),
+        ),
     )
 
 
@@ -99,8 +120,11 @@ def dwarvenholds(sheet: MapSheet) -> CardScore:
         7 * (len(rows) + len(cols)),
         to_cells(_spaces(ROWS, rows) | _spaces(COLUMNS, cols)),
         tuple([("row", r) for r in rows] + [("column", c) for c in cols]),
-        why=f"{plural(len(rows), 'complete row')} and "
-        f"{plural(len(cols), 'complete column')} with a mountain.",
+        why=_(
+            "%(rows)s and %(columns)s with a mountain.",
+            rows=_complete_rows(rows),
+            columns=_complete_columns(cols),
+        ),
     )
 
 
@@ -114,7 +138,7 @@ def banded_hills(sheet: MapSheet) -> CardScore:
         4 * len(rows),
         to_cells(i for r in rows for i in ROWS[r] if codes[i] in TERRAIN_TYPES),
         tuple(("row", r) for r in rows),
-        why=f"Five or more terrain types in {numbered('row', rows)}.",
+        why=_("Five or more terrain types in %(lines)s.", lines=numbered("row", rows)),
     )
 
 
@@ -128,9 +152,14 @@ def silos(sheet: MapSheet) -> CardScore:
         10 * len(cols),
         to_cells(_spaces(COLUMNS, cols)),
         tuple(("column", c) for c in cols),
-        why=f"Complete odd-numbered {numbered('column', cols)}."
+        why=ngettext(
+            "Complete odd-numbered column %(lines)s.",
+            "Complete odd-numbered columns %(lines)s.",
+            len(cols),
+            lines=join([c + 1 for c in cols]),
+        )
         if cols
-        else "No odd-numbered column is complete.",
+        else _("No odd-numbered column is complete."),
     )
 
 
@@ -144,5 +173,9 @@ def starlit_sigil(sheet: MapSheet) -> CardScore:
     return CardScore(
         4 * len(scored),
         to_cells(set().union(*scored)),
-        why=f"{plural(len(scored), 'group')} of exactly three empty spaces closed in.",
+        why=ngettext(
+            "%(num)d group of exactly three empty spaces closed in.",
+            "%(num)d groups of exactly three empty spaces closed in.",
+            len(scored),
+        ),
     )

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from referee.rules.cards.card import CardScore, scoring_card, to_cells
 from referee.rules.geometry import SIZE, cell, where
+from referee.rules.i18n import Text, _, ngettext, npgettext
 from referee.rules.sheet import Cluster, MapSheet
 from referee.rules.terrain import EMPTY, MOUNTAIN, TERRAIN_TYPES, VILLAGE
-from referee.rules.words import plural
 
 
-def _first(cluster: Cluster) -> str:
+def _first(cluster: Cluster) -> Text:
     """Name a cluster by its top-left space, the way a player would point at it."""
     return where(*cell(min(cluster)))
 
@@ -21,7 +21,9 @@ def wildholds(sheet: MapSheet) -> CardScore:
     return CardScore(
         8 * len(scored),
         to_cells(set().union(*scored)),
-        why=f"{plural(len(scored), 'village cluster')} of six or more.",
+        why=ngettext(
+            "%(num)d village cluster of six or more.", "%(num)d village clusters of six or more.", len(scored)
+        ),
     )
 
 
@@ -32,12 +34,16 @@ def great_city(sheet: MapSheet) -> CardScore:
     codes = sheet.codes
     away = [c for c in sheet.clusters(VILLAGE) if not any(codes[n] == MOUNTAIN for n in sheet.border(c))]
     if not away:
-        return CardScore(0, why="No village cluster stays clear of the mountains.")
+        return CardScore(0, why=_("No village cluster stays clear of the mountains."))
     best = max(away, key=len)
     return CardScore(
         len(best),
         to_cells(best),
-        why=f"The largest village cluster clear of mountains has {plural(len(best), 'space')}.",
+        why=ngettext(
+            "The largest village cluster clear of mountains has %(num)d space.",
+            "The largest village cluster clear of mountains has %(num)d spaces.",
+            len(best),
+        ),
     )
 
 
@@ -52,7 +58,11 @@ def greengold_plains(sheet: MapSheet) -> CardScore:
     return CardScore(
         3 * len(scored),
         to_cells(set().union(*scored)),
-        why=f"{plural(len(scored), 'village cluster')} beside three or more terrain types.",
+        why=ngettext(
+            "%(num)d village cluster beside three or more terrain types.",
+            "%(num)d village clusters beside three or more terrain types.",
+            len(scored),
+        ),
     )
 
 
@@ -63,12 +73,20 @@ def shieldgate(sheet: MapSheet) -> CardScore:
     one of the largest."""
     ranked = sorted(sheet.clusters(VILLAGE), key=len, reverse=True)
     if len(ranked) < 2:
-        return CardScore(0, why="There is no second village cluster.")
+        return CardScore(0, why=_("There is no second village cluster."))
     second = ranked[1]
     if len(ranked[0]) == len(second):
-        why = f"Two or more clusters tie for largest at {plural(len(second), 'space')}; one of them scores."
+        why = ngettext(
+            "Two or more clusters tie for largest at %(num)d space; one of them scores.",
+            "Two or more clusters tie for largest at %(num)d spaces; one of them scores.",
+            len(second),
+        )
     else:
-        why = f"The second largest village cluster has {plural(len(second), 'space')}."
+        why = ngettext(
+            "The second largest village cluster has %(num)d space.",
+            "The second largest village cluster has %(num)d spaces.",
+            len(second),
+        )
     return CardScore(2 * len(second), to_cells(second), why=why)
 
 
@@ -98,7 +116,11 @@ def traylo_monastery(sheet: MapSheet) -> CardScore:
     return CardScore(
         7 * len(scored),
         to_cells(set().union(*scored)),
-        why=f"{plural(len(scored), 'village cluster')} with four spaces in a straight line.",
+        why=ngettext(
+            "%(num)d village cluster with four spaces in a straight line.",
+            "%(num)d village clusters with four spaces in a straight line.",
+            len(scored),
+        ),
     )
 
 
@@ -110,7 +132,11 @@ def gnomish_colony(sheet: MapSheet) -> CardScore:
     return CardScore(
         6 * len(scored),
         to_cells(set().union(*scored)),
-        why=f"{plural(len(scored), 'village cluster')} with a 2x2 square.",
+        why=ngettext(
+            "%(num)d village cluster with a 2x2 square.",
+            "%(num)d village clusters with a 2x2 square.",
+            len(scored),
+        ),
     )
 
 
@@ -126,12 +152,16 @@ def outer_enclave(sheet: MapSheet) -> CardScore:
         if best is None or len(empty) > len(best_empty):
             best, best_empty = cluster, empty
     if best is None:
-        return CardScore(0, why="There is no village cluster to choose.")
+        return CardScore(0, why=_("There is no village cluster to choose."))
     return CardScore(
         len(best_empty),
         to_cells(best_empty),
-        why=f"Best choice: the village cluster at {_first(best)}, "
-        f"with {plural(len(best_empty), 'empty space')} beside it.",
+        why=ngettext(
+            "Best choice: the village cluster at %(space)s, with %(num)d empty space beside it.",
+            "Best choice: the village cluster at %(space)s, with %(num)d empty spaces beside it.",
+            len(best_empty),
+            space=_first(best),
+        ),
     )
 
 
@@ -148,11 +178,15 @@ def caravansary(sheet: MapSheet) -> CardScore:
         if best is None or len(rows) + len(cols) > len(best_rows) + len(best_cols):
             best, best_rows, best_cols = cluster, rows, cols
     if best is None:
-        return CardScore(0, why="There is no village cluster to choose.")
+        return CardScore(0, why=_("There is no village cluster to choose."))
     return CardScore(
         len(best_rows) + len(best_cols),
         to_cells(best),
         tuple([("row", r) for r in sorted(best_rows)] + [("column", c) for c in sorted(best_cols)]),
-        why=f"Best choice: the village cluster at {_first(best)}, spanning "
-        f"{plural(len(best_rows), 'row')} and {plural(len(best_cols), 'column')}.",
+        why=_(
+            "Best choice: the village cluster at %(space)s, spanning %(rows)s and %(columns)s.",
+            space=_first(best),
+            rows=npgettext("spanning", "%(num)d row", "%(num)d rows", len(best_rows)),
+            columns=npgettext("spanning", "%(num)d column", "%(num)d columns", len(best_cols)),
+        ),
     )
