@@ -2,13 +2,14 @@
 
 A thousand followers of one table are shown the same panel after each reveal:
 the follower's and the TV's panels hold nothing of the person looking (no
-token, no form). So each process keeps the last few hundred of them, keyed by
-table (its code and id), view, taps, the deal's version and the reader's language, and renders a panel only the
-first time it is asked for: the event streams (``push``) and the panel route
-that polling pages fetch (``dealer.panel``) share it. The host's panel carries
+token, no form) but their language. So each process keeps the last few
+hundred of them, keyed by table (its code and id), view, taps, the deal's
+version and the reader's language, and renders a panel only the first time
+it is asked for: the event streams (``push``) and the panel route that
+polling pages fetch (``dealer.panel``) share it. The host's panel carries
 the host's token and a CSRF token, so it is rendered per request, never kept.
-The small JSON state that polling pages fetch after a change is kept the same way.
-"""
+The small JSON state that polling pages fetch after a change is kept the same
+way (it holds no words, so not per language)."""
 
 from __future__ import annotations
 
