@@ -25,10 +25,9 @@ def purge_command() -> None:
     """Delete tables idle longer than REFEREE_TABLE_DAYS, with their seats, sheets and scores."""
     lifetime = current_app.config["TABLE_LIFETIME"]
     deleted = purge_expired(get_session(), lifetime)
-    click.echo(
-        f"Deleted {ngettext('%(num)d table', '%(num)d tables', deleted)} idle for more than "
-        f"{ngettext('%(num)d day', '%(num)d days', lifetime.days)}, with their seats, sheets and scores."
-    )
+    tables = ngettext("%(num)d table", "%(num)d tables", deleted)  # outside the f-string: pybabel finds them
+    days = ngettext("%(num)d day", "%(num)d days", lifetime.days)
+    click.echo(f"Deleted {tables} idle for more than {days}, with their seats, sheets and scores.")
 
 
 def init_app(app: Flask) -> None:
