@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, Response, redirect, request, url_for
+from flask import Blueprint, Flask, Response, has_request_context, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import Babel, get_locale, get_translations
 
@@ -38,7 +38,10 @@ babel = Babel()
 
 
 def select_locale() -> str:
-    """The switch's choice, else the browser's best match, else English."""
+    """The switch's choice, else the browser's best match, else English
+    (English outside a request: a command such as ``flask purge`` speaks it)."""
+    if not has_request_context():
+        return DEFAULT
     chosen = request.cookies.get(COOKIE)
     if chosen in LANGUAGES:
         return chosen

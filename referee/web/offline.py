@@ -5,13 +5,15 @@ phone can hold the whole game. Four answers make that work:
 
 - ``/manifest.webmanifest``: the web app manifest (name, icons drawn from the
   favicon by ``tools/make_icons.py``, colours), so a phone installs the app
-  to its home screen;
+  to its home screen, named in the reader's language;
 - ``/sw.js``: the service worker, served from the root so that it may keep
   every page. Its code is ``static/js/sw.js``; this view puts before it what
   only the server knows: the addresses of the files to keep
   (``url_for('static', ...)``, whatever names it gives them) and a version
   drawn from their bytes, so a new file means a new worker, which replaces
-  the old cache;
+  the old cache. The offline page and the manifest are in the reader's
+  language, and hashed in too: switching language gives a new worker,
+  which keeps them afresh in the new one;
 - ``/offline``: the page the worker shows for a page it has not kept;
 - ``/api/t/<code>/deal``: for the host only, the dealer's panel after every
   number of reveals from 0 to the end, rendered by the same template as the
@@ -32,6 +34,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import generate_csrf
 
+from referee.rules.i18n import _
 from referee.web.dealer import host_table
 from referee.web.present import view_of
 
@@ -71,13 +74,13 @@ def _colours() -> dict[str, object]:
 
 
 def manifest_body() -> dict[str, Any]:
-    """The web app manifest: what a phone needs to install the app."""
+    """The web app manifest: what a phone needs to install the app, in the reader's language."""
     home = url_for("dealer.home")
     return {
         "id": home,
-        "name": "Cartographers referee",
-        "short_name": "Referee",
-        "description": "Deals Cartographers at the table, records the map sheets and scores them.",
+        "name": str(_("Cartographers referee")),
+        "short_name": str(_("Referee")),
+        "description": str(_("Deals Cartographers at the table, records the map sheets and scores them.")),
         "start_url": home,
         "scope": home,
         "display": "standalone",
@@ -97,8 +100,19 @@ def manifest_body() -> dict[str, Any]:
 
 @bp.get("/manifest.webmanifest")
 def manifest() -> ResponseReturnValue:
-    response = Response(json.dumps(manifest_body(), indent=1), mimetype="application/manifest+json")
+    response = Response(
+        json.dumps(manifest_body(), indent=1, ensure_ascii=False), mimetype="application/manifest+json"
+    )
     response.headers["Cache-Control"] = "no-cache"
+    return _by_language(response)
+
+
+def _by_language(response: Response) -> Response:
+    """The manifest and the worker are in the reader's language (names, the
+    offline page): a cache keeps one copy per language, as it does of a page
+    (``referee.web.i18n``)."""
+    response.vary.add("Accept-Language")
+    response.vary.add("Cookie")
     return response
 
 
@@ -147,7 +161,7 @@ def service_worker() -> ResponseReturnValue:
     body = f"self.REFEREE = {json.dumps(worker_config())};\n{code}"
     response = Response(body, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
-    return response
+    return _by_language(response)
 
 
 @bp.get("/offline")

@@ -2,13 +2,14 @@
 
 A thousand followers of one table are shown the same panel after each reveal:
 the follower's and the TV's panels hold nothing of the person looking (no
-token, no form). So each process keeps the last few hundred of them, keyed by
-table (its code and id), view, taps and the deal's version, and renders a panel only the
-first time it is asked for: the event streams (``push``) and the panel route
-that polling pages fetch (``dealer.panel``) share it. The host's panel carries
+token, no form) but their language. So each process keeps the last few
+hundred of them, keyed by table (its code and id), view, taps, the deal's
+version and the reader's language, and renders a panel only the first time
+it is asked for: the event streams (``push``) and the panel route that
+polling pages fetch (``dealer.panel``) share it. The host's panel carries
 the host's token and a CSRF token, so it is rendered per request, never kept.
-The small JSON state that polling pages fetch after a change is kept the same way.
-"""
+The small JSON state that polling pages fetch after a change is kept the same
+way (it holds no words, so not per language)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from collections.abc import Callable, Hashable
 from flask import Flask, current_app, render_template
 
 from referee.table import GameTable
+from referee.web.i18n import language
 from referee.web.present import view_of
 
 SHARED_VIEWS = ("follow", "tv")
@@ -71,7 +73,8 @@ def cache_of(app: Flask) -> PanelCache:
 
 
 def render_panel(table: GameTable, mode: str, taps: int | None = None, token: str | None = None) -> str:
-    """The panel of ``table`` after ``taps`` reveals (by default its own) as ``mode`` shows it."""
+    """The panel of ``table`` after ``taps`` reveals (by default its own) as
+    ``mode`` shows it, in the request's language."""
     shown = table.taps if taps is None else taps
 
     def render() -> str:
@@ -79,7 +82,7 @@ def render_panel(table: GameTable, mode: str, taps: int | None = None, token: st
 
     if mode not in SHARED_VIEWS:
         return render()
-    key = (table.code, table.id, table.deal_version, mode, shown)
+    key = (table.code, table.id, table.deal_version, mode, shown, language())
     return cache_of(current_app).get(key, render)
 
 

@@ -33,10 +33,12 @@ from collections.abc import Iterator
 from flask import Blueprint, Flask, Response, abort, current_app, request, stream_with_context
 from flask.typing import ResponseReturnValue
 
+from referee.rules.i18n import _
 from referee.table import hosting, normalise_code
 from referee.table.news import GONE, Follower, News
 from referee.web import database
 from referee.web.dealer import MAX_TAPS, VIEWS, load
+from referee.web.i18n import language
 from referee.web.inputs import whole_number
 from referee.web.panels import PanelCache, render_panel
 
@@ -120,8 +122,9 @@ def event(name: str, taps: int, data: str) -> str:
 
 def message(code: str, table_id: int, mode: str, taps: int) -> str:
     """What a page in ``mode`` is sent when the table reaches ``taps``: built
-    once per process for all the pages of a table (the first page to need it
-    reads the table, and the panel comes from the shared cache)."""
+    once per process for all the pages of a table that read its language (the
+    first page to need it reads the table, and the panel comes from the shared
+    cache). A stream keeps its request, so its language is the page's."""
     if mode == "host":
         return event("taps", taps, str(taps))
 
@@ -133,7 +136,7 @@ def message(code: str, table_id: int, mode: str, taps: int) -> str:
         return event("panel", taps, "\n".join(line.strip() for line in html.splitlines() if line.strip()))
 
     messages: PanelCache = current_app.extensions[MESSAGES]
-    return messages.get((code, table_id, mode, taps), build)
+    return messages.get((code, table_id, mode, taps, language()), build)
 
 
 def stream(
@@ -163,7 +166,7 @@ def events(code: str) -> ResponseReturnValue:
     that is not an open table)."""
     mode = request.args.get("mode", "follow")
     if mode not in VIEWS:
-        abort(400, "A table page is shown for the host, a follower or a TV.")
+        abort(400, str(_("A table page is shown for the host, a follower or a TV.")))
     config = current_app.config
     code = normalise_code(code)
     recent: OpenTables = current_app.extensions[OPEN_TABLES]

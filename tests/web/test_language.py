@@ -149,6 +149,41 @@ def test_the_card_names_the_czech_rulebook_gives(client: FlaskClient) -> None:
     assert "Vepřín" in options and "Jorekburg" not in options
 
 
+def test_the_offline_page_in_czech(client: FlaskClient) -> None:
+    """What the service worker shows without the network, kept in the reader's language."""
+    page = client.get("/offline", headers=CS).text
+    assert lang(page) == "cs"
+    assert "<h1>Žádné spojení</h1>" in page and "tlačítka Odhalit a Zpět" in page
+    assert 'Hostitel stolu <b class="join-code"></b>' in page
+    assert "No connection" not in page and "Host table" not in page and "network" not in page
+
+
+def test_the_table_pages_connection_words_in_czech(client: FlaskClient) -> None:
+    """The reconnecting mark, the offline mark and the sentence offline.js
+    shows when the table moved without this phone, all from the page."""
+    code, token, _ = create_table(client)
+    host = client.get(f"/t/{code}/host/{token}", headers=CS).text
+    assert "Znovu se připojujeme ke stolu" in host
+    assert "<b>Bez připojení</b> <span>Klepnutí se odešlou později</span>" in host
+    assert 'data-offline-conflict="Zatímco byl tento telefon bez připojení' in host
+    assert "Reconnecting" not in host and "Offline" not in host and "Another tab" not in host
+    deal = client.get(f"/api/t/{code}/deal?token={token}", headers=CS).get_json()
+    assert all("Bez připojení" in panel for panel in deal["panels"])
+
+
+def test_the_manifest_names_the_app_in_the_readers_language(client: FlaskClient) -> None:
+    czech = client.get("/manifest.webmanifest", headers=CS)
+    english = client.get("/manifest.webmanifest", headers=EN)
+    manifest = czech.get_json(force=True)
+    assert (manifest["name"], manifest["short_name"]) == ("Rozhodčí pro Kartografy", "Rozhodčí")
+    assert manifest["description"].startswith("Rozdává karty Kartografů")
+    assert english.get_json(force=True)["name"] == "Cartographers referee"
+    for response in (czech, english, client.get("/sw.js", headers=CS)):
+        assert "Accept-Language" in response.headers["Vary"] and "Cookie" in response.headers["Vary"]
+    # The worker keeps the offline page and the manifest: another language, another worker.
+    assert client.get("/sw.js", headers=CS).text != client.get("/sw.js", headers=EN).text
+
+
 SCRIPTS = Path(__file__).resolve().parent.parent.parent / "static" / "js"
 
 

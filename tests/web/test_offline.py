@@ -79,8 +79,9 @@ def test_every_page_links_the_manifest_the_icons_and_the_worker(client: FlaskCli
     html = client.get(path).text
     assert '<link rel="manifest" href="/manifest.webmanifest">' in html
     assert f'<meta name="theme-color" content="{THEME_COLOUR}">' in html
-    assert 'rel="apple-touch-icon" href="/static/icons/apple-touch-icon.png"' in html
-    assert 'src="/static/js/offline.js" data-sw="/sw.js"' in html
+    # Static files are named by their content's hash (referee/web/assets.py).
+    assert re.search(r'rel="apple-touch-icon" href="/static/icons/apple-touch-icon\.[0-9a-f]{10}\.png"', html)
+    assert re.search(r'src="/static/js/offline\.[0-9a-f]{10}\.js" data-sw="/sw\.js"', html)
 
 
 def worker_settings(client: FlaskClient) -> dict[str, object]:

@@ -332,3 +332,36 @@ def test_the_polled_state_is_built_once_per_taps(push_app: Flask, push_client: F
     after = [push_client.get(f"/api/t/{code}").get_json() for _ in range(3)]
     assert after[0]["taps"] == 1 and after[0]["turn"] and after.count(after[0]) == 3
     assert states.renders == 2
+
+
+def test_a_czech_follower_and_an_english_one_each_read_their_own_panel(server: LiveServer) -> None:
+    """The panel a follower is sent is rendered once per table, taps and
+    language: a Czech follower is never sent the English one, nor the other way."""
+    code, _ = live_table(Browserless(server.url), seed="brisk-heron-202")
+    waiting = {"cs": "Čekáme, až hostitel odhalí první kartu", "en": "Waiting for the host to reveal"}
+    for first, second in (("en", "cs"), ("cs", "en")):
+        for language in (first, second):
+            stream = EventStream(server.url, f"/t/{code}/events", headers={"Accept-Language": language})
+            try:
+                sent = stream.next_event()
+            finally:
+                stream.close()
+            assert sent is not None and sent[0] == "panel"
+            assert waiting[language] in sent[2], (first, language)
+            other = "en" if language == "cs" else "cs"
+            assert waiting[other] not in sent[2], (first, language)
+
+
+def test_the_polled_panel_is_in_the_readers_language(push_client: FlaskClient) -> None:
+    code, _, _ = create_table(push_client, seed="brisk-heron-203")
+    english = push_client.get(f"/t/{code}/panel", headers={"Accept-Language": "en"}).text
+    czech = push_client.get(f"/t/{code}/panel", headers={"Accept-Language": "cs"}).text
+    assert "Waiting for the host to reveal" in english and "Čekáme, až hostitel" in czech
+    assert push_client.get(f"/t/{code}/panel", headers={"Accept-Language": "en"}).text == english
+
+
+def test_a_stream_for_no_such_view_is_refused_in_the_readers_language(push_client: FlaskClient) -> None:
+    code, _, _ = create_table(push_client, seed="brisk-heron-204")
+    answer = push_client.get(f"/t/{code}/events?mode=kitchen", headers={"Accept-Language": "cs"})
+    assert answer.status_code == 400
+    assert "Stránka stolu se zobrazuje hostiteli" in answer.text
