@@ -19,10 +19,10 @@ from referee.rules import deck
 from referee.rules.cards import Printing
 from referee.rules.i18n import _
 from referee.store import tables as stored
-from referee.store.models import GameTable, Seat, utcnow
+from referee.store.models import GameTable, Seat
 from referee.table.deal import dealt, setup_of
 from referee.table.errors import CONFLICT, Refused
-from referee.table.state import expired, no_such_table
+from referee.table.state import expired, idle_since, no_such_table
 
 
 @dataclass(frozen=True)
@@ -112,7 +112,7 @@ def watch(session: Session, code: str, lifetime: timedelta) -> Poll:
     if row is None:
         raise no_such_table(code)
     table_id, taps, updated = row
-    if updated < utcnow() - lifetime:
+    if updated < idle_since(lifetime):
         raise expired(stored.normalise_code(code), lifetime)
     return Poll(table_id, taps)
 

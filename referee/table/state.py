@@ -10,7 +10,7 @@ idle past its lifetime (410), and ``purge_expired`` deletes such tables for good
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import delete
 from sqlalchemy.orm import Session
@@ -29,9 +29,14 @@ def find_table(session: Session, code: str, lifetime: timedelta) -> GameTable:
     table = stored.find_table(session, code)
     if table is None:
         raise no_such_table(code)
-    if table.updated_at < utcnow() - lifetime:
+    if table.updated_at < idle_since(lifetime):
         raise expired(table.code, lifetime)
     return table
+
+
+def idle_since(lifetime: timedelta) -> datetime:
+    """The expiry rule: a table last touched before this moment has expired."""
+    return utcnow() - lifetime
 
 
 def expired(code: str, lifetime: timedelta) -> TableExpired:
@@ -183,7 +188,7 @@ def purge_expired(session: Session, lifetime: timedelta) -> int:
     meanwhile has a new ``updated_at`` and stays."""
     statement = (
         delete(GameTable)
-        .where(GameTable.updated_at < utcnow() - lifetime)  # find_table's rule
+        .where(GameTable.updated_at < idle_since(lifetime))
         .execution_options(synchronize_session=False)
     )
     result = session.connection().execute(statement)
