@@ -53,28 +53,37 @@ def _unit_square() -> NDArray[np.float32]:
     return np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], np.float32)
 
 
+def _on_canvas(strength: NDArray[np.float32], quad: Quad, pad: int) -> NDArray[np.float32]:
+    """``strength`` straightened through ``quad``: ``C`` pixels a square, ``pad`` all round."""
+    n = SIZE * C + 2 * pad
+    h = cv2.getPerspectiveTransform(_unit_square(), quad)
+    to_canvas = np.array([[C, 0, pad], [0, C, pad], [0, 0, 1]], np.float64)
+    canvas = cv2.warpPerspective(strength, to_canvas @ np.linalg.inv(h), (n, n), flags=cv2.INTER_LINEAR)
+    return np.asarray(canvas, np.float32)
+
+
+def _seen(bands: NDArray[np.float32], x: int) -> NDArray[np.bool_]:
+    """For each band of squares: is the upright line at ``x`` seen in it,
+    with more line ink on it than halfway to the next line on both sides?"""
+    on = bands[:, x - 2 : x + 3].max(axis=1)
+    off = np.maximum(
+        bands[:, x - C // 2 - 1 : x - C // 2 + 2].mean(axis=1),
+        bands[:, x + C // 2 - 1 : x + C // 2 + 2].mean(axis=1),
+    )
+    return np.asarray(on > off + 0.02)
+
+
 def lattice_support(strength: NDArray[np.float32], quad: Quad) -> float:
     """Share of the inner grid lines' segments (ten lines each way, one
     segment per square they pass) that are seen where ``quad`` puts them:
     more line ink on the segment than halfway to the next line on both
     sides. A real grid scores near 1 however its frame, paper or ink look."""
     pad = C
-    n = SIZE * C + 2 * pad
-    h = cv2.getPerspectiveTransform(_unit_square(), quad)
-    to_canvas = np.array([[C, 0, pad], [0, C, pad], [0, 0, 1]], np.float64)
-    canvas = cv2.warpPerspective(strength, to_canvas @ np.linalg.inv(h), (n, n), flags=cv2.INTER_LINEAR)
+    canvas = _on_canvas(strength, quad, pad)
     shares = []
     for img in (canvas, np.ascontiguousarray(canvas.T)):
-        bands = img[pad : pad + SIZE * C].reshape(SIZE, C, n)[:, 3 : C - 3].mean(axis=1)
-        seen = 0
-        for k in range(1, SIZE):
-            x = pad + k * C
-            on = bands[:, x - 2 : x + 3].max(axis=1)
-            off = np.maximum(
-                bands[:, x - C // 2 - 1 : x - C // 2 + 2].mean(axis=1),
-                bands[:, x + C // 2 - 1 : x + C // 2 + 2].mean(axis=1),
-            )
-            seen += int(np.sum(on > off + 0.02))
+        bands = img[pad : pad + SIZE * C].reshape(SIZE, C, -1)[:, 3 : C - 3].mean(axis=1)
+        seen = sum(int(np.sum(_seen(bands, pad + k * C))) for k in range(1, SIZE))
         shares.append(seen / ((SIZE - 1) * SIZE))
     return min(shares)
 
@@ -199,23 +208,12 @@ def _crossed_bands(
     that are seen in it, for row bands (crossed by the upright lines) and
     column bands (crossed by the level ones)."""
     pad = 2 * C
-    n = SIZE * C + 2 * pad
-    h = cv2.getPerspectiveTransform(_unit_square(), quad)
-    to_canvas = np.array([[C, 0, pad], [0, C, pad], [0, 0, 1]], np.float64)
-    canvas = cv2.warpPerspective(strength, to_canvas @ np.linalg.inv(h), (n, n), flags=cv2.INTER_LINEAR)
+    canvas = _on_canvas(strength, quad, pad)
     out = []
     for img in (canvas, np.ascontiguousarray(canvas.T)):
-        rows = img[pad - C : pad + (SIZE + 1) * C].reshape(SIZE + 2, C, n)[:, 3 : C - 3].mean(axis=1)
-        seen = np.zeros(SIZE + 2)
-        for k in range(SIZE + 1):
-            x = pad + k * C
-            on = rows[:, x - 2 : x + 3].max(axis=1)
-            off = np.maximum(
-                rows[:, x - C // 2 - 1 : x - C // 2 + 2].mean(axis=1),
-                rows[:, x + C // 2 - 1 : x + C // 2 + 2].mean(axis=1),
-            )
-            seen += on > off + 0.02
-        out.append(seen / (SIZE + 1))
+        rows = img[pad - C : pad + (SIZE + 1) * C].reshape(SIZE + 2, C, -1)[:, 3 : C - 3].mean(axis=1)
+        seen = sum(_seen(rows, pad + k * C).astype(np.float64) for k in range(SIZE + 1))
+        out.append(np.asarray(seen) / (SIZE + 1))
     return out[0], out[1]
 
 
