@@ -62,6 +62,43 @@ def _paper_ring(n: int) -> NDArray[np.bool_]:
     return np.asarray((d > 6) & (d < m - 4))
 
 
+def _paper_colour(img: NDArray[np.float32]) -> NDArray[np.float32]:
+    """The paper's colour cast at every pixel, as (red/green, 1, blue/green).
+
+    Paper yellows towards its edges, and a lamp and a window light a sheet
+    in two colours, so one white for the whole canvas leaves bare squares
+    tinted, and a tinted bare square reads as a faint farm or lake. Both
+    change slowly across the sheet; pencil changes from square to square.
+    So the cast is a smooth surface (quadratic in both directions) fitted to
+    the colour of the brightest pixels of each block, robustly: blocks of
+    coloured pencil, frame or ink lie far off the surface and are weighed
+    out (Tukey's biweight on the residual's median spread)."""
+    n = img.shape[0] // S
+    blocks = img[: n * S, : n * S].reshape(n, S, n, S, 3).transpose(0, 2, 1, 3, 4).reshape(n * n, S * S, 3)
+    top = np.percentile(blocks, 92, axis=1)
+    logs = np.log(np.maximum(top, 1e-3))
+    chroma = np.stack([logs[:, 0] - logs[:, 1], logs[:, 2] - logs[:, 1]], axis=1)
+    t = (np.arange(n, dtype=np.float64) + 0.5) / n * 2 - 1
+    yy, xx = np.meshgrid(t, t, indexing="ij")
+    x, y = xx.ravel(), yy.ravel()
+    design = np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1)
+    # start from the median: at least half of a sheet's blocks show bare paper
+    fitted = np.broadcast_to(np.median(chroma, axis=0), chroma.shape)
+    for _ in range(6):
+        resid = np.linalg.norm(chroma - fitted, axis=1)
+        scale = 4.685 * max(float(np.median(resid)) * 1.4826, 0.01)
+        w = np.clip(1 - (resid / scale) ** 2, 0.0, None) ** 2
+        if w.sum() < design.shape[1] * 2:
+            break
+        sw = np.sqrt(w)[:, None]
+        coef, *_ = np.linalg.lstsq(design * sw, chroma * sw, rcond=None)
+        fitted = design @ coef
+    h, wd = img.shape[:2]
+    field = np.exp(fitted.reshape(n, n, 2)).astype(np.float32)
+    field = cv2.resize(field, (wd, h), interpolation=cv2.INTER_LINEAR)
+    return np.stack([field[..., 0], np.ones((h, wd), np.float32), field[..., 1]], axis=-1)
+
+
 def even_light(canvas: NDArray[np.uint8]) -> NDArray[np.float32]:
     """The canvas as float RGB with the paper brought to about 1.0 everywhere,
     whatever the colour of the light or the shadows across the sheet."""
@@ -77,6 +114,7 @@ def even_light(canvas: NDArray[np.uint8]) -> NDArray[np.float32]:
     white = np.median(paper_px / np.maximum(paper_px.max(axis=1, keepdims=True), 1e-3), axis=0)
     white = np.maximum(white / max(float(white.max()), 1e-3), 0.2).astype(np.float32)
     img /= white
+    img /= _paper_colour(img)
     # no pencil darkens its own brightest channel much, so the brightest
     # channel's high percentile near each square is the paper's brightness
     n = img.shape[0] // S

@@ -84,7 +84,9 @@ def _line_offsets(
             prof = strip[:, x - SEARCH : x + SEARCH + 1].mean(axis=0)
             i = int(np.argmax(prof))
             peak = float(prof[i])
-            base = float(np.median(prof))
+            # a grid line is a ridge, paper on both sides of it; the pad's
+            # dark frame is dark on one side all the way, and is not a line
+            base = float(max(prof[0], prof[-1], np.median(prof)))
             off = float(i - SEARCH)
             if 0 < i < len(prof) - 1:
                 den = prof[i - 1] - 2 * peak + prof[i + 1]
