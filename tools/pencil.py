@@ -400,7 +400,7 @@ def mark_sheet(
     the player writes a name or a score. ``glyphs`` is ``letters`` or an
     icon set's name; ``pressure`` scales how dark every mark is."""
     paper = np.asarray(sheet, np.float32) / 255.0
-    paper *= texture[..., None]
+    paper *= texture if texture.ndim == 3 else texture[..., None]
     h, w = paper.shape[:2]
     small = rng.random((h // 8 + 2, w // 8 + 2)).astype(np.float32)
     grain = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)[:h, :w]

@@ -388,7 +388,16 @@ def light(
         cv2.fillConvexPoly(sh_mask, cv2.convexHull(pts), 1.0)
         sh_mask = cv2.GaussianBlur(sh_mask, (0, 0), rng.uniform(2, 10))
         grad *= 1 - rng.uniform(0.1, 0.35) * sh_mask
-    photo *= cv2.resize(grad, (w, h))[..., None] * (gain * exposure)
+    lit = grad[..., None] * gain
+    if rng.random() < 0.5:
+        # a second light of another colour (a window and a lamp) reaching
+        # across the sheet: the light's colour changes from side to side
+        b = rng.uniform(0, 2 * math.pi)
+        t = np.clip((xx * math.cos(b) + yy * math.sin(b)) / max(sw, sh) + rng.uniform(-0.5, 0.5), 0, 1)
+        temp2 = float(np.clip(temp + rng.choice([-1, 1]) * rng.uniform(0.4, 1.2), -1.5, 1.5))
+        gain2 = np.array([1 + 0.1 * temp2, 1.0, 1 - 0.15 * temp2], np.float32)
+        lit *= 1 + t[..., None] * (gain2 / gain - 1)
+    photo *= cv2.resize(lit, (w, h)) * exposure
     if "shadow" in effects:
         # a hard-edged shadow (a phone, a head, an arm) across part of the grid
         c = grid_quad.mean(0)

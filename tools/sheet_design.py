@@ -147,6 +147,9 @@ class Design:
     font: str
     holdout: tuple[str, ...]
     """The attributes whose variant is a held-out one."""
+    ruins_fade: float = 0.0
+    """How far the printed ruins' ink is lightened towards the paper: pads
+    print them in a faint grey as often as in the lines' ink."""
 
     def coin_centres(self) -> list[tuple[float, float]]:
         return [(self.coin_x0 + k * self.coin_step, self.coin_y) for k in range(render.COINS)]
@@ -327,6 +330,7 @@ def pad_design(rng: np.random.Generator, designs: str) -> Design:
         map_label=str(rng.choice(["", "", "MAP", "SIDE", "LETTER"])),
         font=str(rng.choice(["serif", "serif_bold", "sans_bold", "default"])),
         holdout=tuple(held),
+        ruins_fade=float(rng.uniform(0.2, 0.65)) if rng.random() < 0.5 else 0.0,
     )
 
 
@@ -433,7 +437,8 @@ def _ruins(draw: ImageDraw.ImageDraw, d: Design, x: float, y: float, u: float) -
     s = d.ruins_size * u
     x0 = x + (u - s) / 2
     y0 = y + (u - s) / 2 if d.ruins_centred else y + 0.08 * u
-    ink, lw = d.ink, _w(u, 0.035)
+    ink = tuple(round(i + (p - i) * d.ruins_fade) for i, p in zip(d.ink, d.paper, strict=True))
+    lw = _w(u, 0.035)
     if d.ruins == "arch":
         left, right, top, foot = x0, x0 + s, y0, y0 + s * 0.8
         draw.line([(left, foot), (left, top + 0.25 * s)], fill=ink, width=lw)
@@ -706,3 +711,17 @@ def paper_texture(rng: np.random.Generator, d: Design, h: int, w: int) -> np.nda
             stain = cv2.resize(cv2.GaussianBlur(stain, (0, 0), r / 40 + 1), (w, h))
             out *= 1.0 - 0.12 * stain
     return np.clip(out, 0.6, 1.1).astype(np.float32)
+
+
+def paper_tint(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """A colour multiplier for the paper: sheets yellow from their edges
+    inwards, unevenly, so bare paper is not one colour across the grid."""
+    yy, xx = np.mgrid[0:h:8, 0:w:8].astype(np.float32)
+    edge = np.minimum(np.minimum(xx, w - xx), np.minimum(yy, h - yy)) / (0.5 * min(h, w))
+    reach = rng.uniform(0.2, 0.8)
+    age = np.clip(1 - edge / reach, 0, 1) ** rng.uniform(1.0, 2.5)
+    small = rng.random((6, 6)).astype(np.float32)
+    age *= 0.6 + 0.8 * cv2.resize(small, (age.shape[1], age.shape[0]), interpolation=cv2.INTER_CUBIC)
+    yellow = np.array([0.0, rng.uniform(0.02, 0.06), rng.uniform(0.08, 0.2)], np.float32)
+    tint = 1 - rng.uniform(0.3, 1.0) * np.clip(age, 0, 1.4)[..., None] * yellow
+    return cv2.resize(tint, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
