@@ -53,6 +53,20 @@ def _terms(x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.float64
     return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y, x**3, x * x * y, x * y * y, y**3], axis=-1)
 
 
+_POWERS = ((0, 0), (1, 0), (0, 1), (2, 0), (1, 1), (0, 2), (3, 0), (2, 1), (1, 2), (0, 3))
+"""The powers of x and y in ``_terms``, in its order."""
+
+
+def _surface(coef: NDArray[np.float64], t: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``_terms(x, y) @ coef`` on the square grid ``x = t[col]``, ``y = t[row]``,
+    summed as outer products: the same numbers without a 10-deep array per pixel."""
+    p = [np.ones_like(t), t, t * t, t * t * t]
+    return sum(
+        (c * np.outer(p[b], p[a]) for c, (a, b) in zip(coef, _POWERS, strict=True)),
+        np.zeros((len(t), len(t))),
+    )
+
+
 def _fit(
     x: NDArray[np.float64], y: NDArray[np.float64], d: NDArray[np.float64], w: NDArray[np.float64]
 ) -> NDArray[np.float64]:
@@ -117,9 +131,9 @@ def rectify(rgb: NDArray[np.uint8], corners: NDArray[np.float32], local: bool = 
     cy = _fit(np.array(hy) / scale, np.array(hx) / scale, np.array(hd), np.array(hw))
     yy, xx = np.mgrid[0:n, 0:n].astype(np.float64)
     lo, hi = MARGIN * S / scale, (MARGIN + SIZE) * S / scale
-    tx, ty = np.clip(xx / scale, lo, hi), np.clip(yy / scale, lo, hi)
-    dx = _terms(tx, ty) @ cx
-    dy = _terms(tx, ty) @ cy
+    t = np.clip(np.arange(n, dtype=np.float64) / scale, lo, hi)
+    dx = _surface(cx, t)
+    dy = _surface(cy, t)
     bend = float(max(np.abs(dx).max(), np.abs(dy).max()))
     if bend > 2 * SEARCH:
         return Rectified(coarse, corners, bend, _inside(h_inv, rgb.shape, n))
