@@ -365,7 +365,9 @@ def light(
 ) -> np.ndarray:
     """Colour and brightness of the light over the whole picture."""
     h, w = photo.shape[:2]
-    temp = rng.uniform(-1, 1)
+    # most light is near daylight once the phone has balanced it; a warm lamp
+    # in the evening often is not, and leaves the picture orange
+    temp = rng.uniform(-1, 1) if rng.random() < 0.7 else rng.uniform(1, 3)
     gain = np.array([1 + 0.1 * temp, 1.0, 1 - 0.15 * temp], np.float32)
     if "cast" in effects:
         gain = np.array(
