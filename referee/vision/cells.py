@@ -1,11 +1,12 @@
 """Stage 5: what is drawn in each square, with how sure the reader is.
 
-Light first. The colour of the light is taken from the bare paper in the
-ring around the grid (the brighter part of it, so a pencil or a finger on
-the margin does not count); the brightness of the light, which shadows and
-gradients change from place to place, from the brightest pixels near each
-square. Only brightness is corrected locally, so a large patch of yellow or
-blue keeps its colour instead of being taken for paper.
+Light first. The colour of the light is taken from the brightest part of
+the canvas, the bare paper. Paper yellows towards its edges and a lamp and a
+window tint a sheet in two colours, so the colour is then corrected by a
+smooth surface fitted robustly through the paper of each block: smooth, so
+that a large patch of yellow or blue keeps its colour instead of being taken
+for paper. The brightness of the light, which shadows change sharply from
+place to place, comes from the brightest pixels of each block.
 
 Then each square's inside (its grid lines trimmed off) is described. Pencil
 lies on paper like a filter: the light it takes away, ``1 - pixel``, points
@@ -15,7 +16,8 @@ So the colour features are a histogram of that direction (two coordinates
 across the grey axis) over the inked pixels, weighted by how much ink there
 is, plus its mean and spread; graphite is the ink that takes away all three
 colours alike, so the darkness common to all three channels, on a 12x12
-grid, shows letters, icons and the destroyed X, even over colour. A small
+grid, shows letters, icons and the destroyed X, even over colour, and the
+directions of its strokes say which letter or icon it is. A small
 network written in numpy (``tools/train_cells.py`` trains it on synthetic
 photos) turns that into a probability for each map code. Its weights, and
 the temperature that calibrates its confidence, ship in ``cells.npz``.
@@ -116,12 +118,15 @@ def even_light(canvas: NDArray[np.uint8]) -> NDArray[np.float32]:
     img /= white
     img /= _paper_colour(img)
     # no pencil darkens its own brightest channel much, so the brightest
-    # channel's high percentile near each square is the paper's brightness
+    # channel's high percentile in each block is the paper's brightness there.
+    # A block darker than most of its neighbours is a dark fill (forest,
+    # monster, graphite) and borrows their paper; any other block keeps its
+    # own, so mottled or stained paper is not read as a light shading.
     n = img.shape[0] // S
     v = img.max(axis=2)
     blocks = v[: n * S, : n * S].reshape(n, S, n, S).transpose(0, 2, 1, 3).reshape(n, n, S * S)
-    paper = np.percentile(blocks, 92, axis=2).astype(np.float32)
-    paper = cv2.dilate(paper, np.ones((3, 3), np.uint8))
+    own = np.percentile(blocks, 92, axis=2).astype(np.float32)
+    paper = np.maximum(own, cv2.medianBlur(own, 3))
     paper = cv2.GaussianBlur(paper, (0, 0), 0.8)
     full = cv2.resize(paper, (img.shape[1], img.shape[0]), interpolation=cv2.INTER_CUBIC)
     return np.clip(img / np.maximum(full, 0.05)[..., None], 0.0, 1.2)
@@ -138,6 +143,40 @@ def _pool(a: NDArray[np.float32], k: int) -> NDArray[np.float32]:
     """Mean over ``k`` x ``k`` blocks of each square, flattened."""
     n = a.shape[0]
     return a.reshape(n, INNER // k, k, INNER // k, k).mean(axis=(2, 4)).reshape(n, -1)
+
+
+ORIENTS = 8
+"""Stroke directions told apart, over half a turn."""
+STROKE_CELLS = 3
+"""The square's inside is cut into this many bands each way for stroke directions."""
+
+
+def _strokes(common: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Which way the graphite's strokes run, and where in the square.
+
+    Letters and icons are told apart by their strokes more than by exactly
+    which pixels they cover: a player's tree or house sits a little higher
+    or smaller than the one the network learned, but its trunk is still
+    upright and its roof still slants. So, as in a histogram of oriented
+    gradients, each band of the square (``STROKE_CELLS`` each way) gets a
+    histogram of edge directions weighted by edge strength, scaled by the
+    square's whole stroke energy so that light and dark pencil look alike;
+    the energy itself is kept as one more feature."""
+    gy, gx = np.gradient(common, axis=(1, 2))
+    mag = np.hypot(gx, gy)
+    angle = np.mod(np.arctan2(gy, gx), np.pi) / np.pi * ORIENTS
+    lo = np.floor(angle).astype(int) % ORIENTS
+    frac = angle - np.floor(angle)
+    k, n = common.shape[0], INNER // STROKE_CELLS
+    band = (np.arange(INNER) // n).clip(0, STROKE_CELLS - 1)
+    where = band[:, None] * STROKE_CELLS + band[None, :]
+    bins = STROKE_CELLS * STROKE_CELLS * ORIENTS
+    base = (np.arange(k) * bins)[:, None, None] + where[None] * ORIENTS
+    hist = np.bincount((base + lo).ravel(), weights=(mag * (1 - frac)).ravel(), minlength=k * bins)
+    hist += np.bincount((base + (lo + 1) % ORIENTS).ravel(), weights=(mag * frac).ravel(), minlength=k * bins)
+    hist = hist.reshape(k, bins)
+    energy = hist.sum(axis=1, keepdims=True)
+    return np.concatenate([hist / (energy + 1.0), np.log1p(energy)], axis=1).astype(np.float32)
 
 
 def features(light: NDArray[np.float32], side: MapSide) -> NDArray[np.float32]:
@@ -183,7 +222,7 @@ def features(light: NDArray[np.float32], side: MapSide) -> NDArray[np.float32]:
     )
     ruins = np.array([1.0 if divmod(i, SIZE) in side.ruins else 0.0 for i in range(k)], np.float32)
     return np.concatenate(
-        [hist * 8, _pool(common, 2), _pool(total / 3, 4), stats, ruins[:, None]], axis=1
+        [hist * 8, _pool(common, 2), _pool(total / 3, 4), _strokes(common) * 4, stats, ruins[:, None]], axis=1
     ).astype(np.float32)
 
 

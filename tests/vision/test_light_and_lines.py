@@ -1,0 +1,148 @@
+"""The reader's stages on drawn pictures whose answer is known by construction:
+the paper's colour across the sheet, grid lines beside a dark frame, and the
+direction of pencil strokes."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.rules.geometry import SIZE
+from referee.vision import cells, rectify
+from referee.vision.rectify import MARGIN, S
+
+
+def _canvas_with_yellowing_paper() -> tuple[np.ndarray, list[tuple[int, int]], list[tuple[int, int]]]:
+    """A canvas whose paper goes from white on the left to yellowed on the
+    right, with some squares shaded in saturated blue and yellow pencil."""
+    n = round((SIZE + 2 * MARGIN) * S)
+    x = np.linspace(0.0, 1.0, n, dtype=np.float32)[None, :, None]
+    paper = np.array([0.92, 0.9, 0.88], np.float32) * (1 - x * np.array([0.0, 0.06, 0.22], np.float32))
+    img = np.broadcast_to(paper, (n, n, 3)).copy()
+    m = round(MARGIN * S)
+    blue = [(2, 2), (2, 3), (5, 8), (9, 9)]
+    yellow = [(4, 4), (7, 1), (8, 9), (1, 9)]
+    for squares, pencil in ((blue, (0.25, 0.45, 0.85)), (yellow, (0.95, 0.85, 0.2))):
+        for r, c in squares:
+            y0, x0 = m + r * S + 3, m + c * S + 3
+            img[y0 : y0 + S - 6, x0 : x0 + S - 6] *= np.array(pencil, np.float32)
+    return (np.clip(img, 0, 1) * 255).astype(np.uint8), blue, yellow
+
+
+def _square_mean(light: np.ndarray, r: int, c: int) -> np.ndarray:
+    m = round(MARGIN * S)
+    return (
+        light[m + r * S + 8 : m + (r + 1) * S - 8, m + c * S + 8 : m + (c + 1) * S - 8].reshape(-1, 3).mean(0)
+    )
+
+
+def test_yellowing_paper_is_evened_out_and_pencil_keeps_its_colour() -> None:
+    canvas, blue, yellow = _canvas_with_yellowing_paper()
+    light = cells.even_light(canvas)
+    # bare squares at both ends of the sheet: grey, not yellow
+    for r, c in [(0, 0), (6, 0), (0, 10), (6, 10), (10, 10), (3, 6)]:
+        red, _, blue_ch = _square_mean(light, r, c)
+        assert abs(red - blue_ch) < 0.03, (r, c, _square_mean(light, r, c))
+    for r, c in yellow:
+        red, _, blue_ch = _square_mean(light, r, c)
+        assert red - blue_ch > 0.5, (r, c)
+    for r, c in blue:
+        red, _, blue_ch = _square_mean(light, r, c)
+        assert blue_ch - red > 0.3, (r, c)
+
+
+def _grid_photo(frame: int) -> tuple[np.ndarray, np.ndarray]:
+    """A straight-on grid of 40 px squares in thin lines, with a dark frame
+    ``frame`` px wide right outside its outer line, as the pad prints it,
+    photographed a little soft."""
+    u, pad = 40, 80
+    side = SIZE * u + 2 * pad
+    img = np.full((side, side, 3), 235, np.uint8)
+    g0, g1 = pad, pad + SIZE * u
+    if frame:
+        # a frame band, darkest a few pixels out from the grid's outer line
+        img[g0 - frame : g1 + frame, g0 - frame : g1 + frame] = 90
+        img[g0 - 7 : g1 + 7, g0 - 7 : g1 + 7] = 30
+        img[g0 - 3 : g1 + 3, g0 - 3 : g1 + 3] = 120
+    img[g0:g1, g0:g1] = 235
+    for k in range(SIZE + 1):
+        img[g0:g1, g0 + k * u - 1 : g0 + k * u + 1] = 90
+        img[g0 + k * u - 1 : g0 + k * u + 1, g0:g1] = 90
+    corners = np.array([[g0, g0], [g1, g0], [g1, g1], [g0, g1]], np.float32) - 0.5
+    return cv2.GaussianBlur(img, (0, 0), 3.0), corners  # a phone's optics
+
+
+@pytest.mark.parametrize("frame", [0, 16])
+def test_grid_lines_stay_put_beside_a_dark_frame(frame: int) -> None:
+    """A frame is dark on one side all the way; it must not be taken for the
+    grid's outer line and pull the inner lines off their places."""
+    img, corners = _grid_photo(frame)
+    canvas = rectify.rectify(img, corners).canvas
+    dark = 255.0 - canvas.max(axis=2).astype(np.float32)
+    m = round(MARGIN * S)
+    band = dark[m + S : m + 10 * S]
+    profile = band.mean(axis=0)
+    for k in range(1, SIZE):
+        x = m + k * S
+        peak = x - 3 + int(np.argmax(profile[x - 3 : x + 4]))
+        assert abs(peak - x) <= 1, (k, peak, x)
+    # and the squares next to the frame are bare inside
+    inner = cells._cells(cells.even_light(canvas))
+    edge = [r * SIZE for r in range(SIZE)] + [r * SIZE + SIZE - 1 for r in range(SIZE)]
+    assert float((1 - inner[edge]).max(axis=-1).mean()) < 0.03
+
+
+def test_the_correction_surface_is_summed_exactly() -> None:
+    rng = np.random.default_rng(3)
+    coef = rng.normal(size=10)
+    t = np.clip(np.arange(60) / 60.0, 0.1, 0.9)
+    yy, xx = np.meshgrid(t, t, indexing="ij")
+    assert np.allclose(rectify._surface(coef, t), rectify._terms(xx, yy) @ coef)
+
+
+def _stroke_square(vertical: bool, shift: int, darkness: float) -> np.ndarray:
+    sq = np.zeros((cells.INNER, cells.INNER), np.float32)
+    a = cells.INNER // 2 + shift
+    if vertical:
+        sq[3:-3, a - 1 : a + 1] = darkness
+    else:
+        sq[a - 1 : a + 1, 3:-3] = darkness
+    return sq
+
+
+def test_strokes_tell_upright_from_level_whatever_the_pressure() -> None:
+    squares = np.stack(
+        [
+            _stroke_square(True, 0, 0.6),
+            _stroke_square(True, 1, 0.25),
+            _stroke_square(False, 0, 0.6),
+        ]
+    )
+    f = cells._strokes(squares)
+    hist = f[:, :-1]
+    upright, light_upright, level = hist
+    # a light stroke a pixel aside looks like a dark one, not like a level one
+    assert np.abs(upright - light_upright).sum() < np.abs(upright - level).sum() / 2
+    # the energy says how much pencil there is
+    assert f[0, -1] > f[1, -1]
+
+
+def test_mottled_paper_is_bare_and_a_dark_fill_stays_dark() -> None:
+    """Paper whose brightness changes from square to square (stains, fibres,
+    mottling) is still bare paper; a dark forest fill is still dark."""
+    n = round((SIZE + 2 * MARGIN) * S)
+    rng = np.random.default_rng(5)
+    blotches = rng.uniform(0.88, 1.0, (6, 6)).astype(np.float32)
+    shade = cv2.resize(blotches, (n, n), interpolation=cv2.INTER_CUBIC)
+    img = np.repeat((0.93 * shade)[..., None], 3, axis=2)
+    m = round(MARGIN * S)
+    forest = (5, 5)
+    y0, x0 = m + forest[0] * S + 2, m + forest[1] * S + 2
+    img[y0 : y0 + S - 4, x0 : x0 + S - 4] *= np.array([0.25, 0.45, 0.3], np.float32)
+    light = cells.even_light((np.clip(img, 0, 1) * 255).astype(np.uint8))
+    taken = np.clip(1 - cells._cells(light), 0, 1).sum(axis=-1).reshape(SIZE * SIZE, -1).mean(axis=1)
+    fill = forest[0] * SIZE + forest[1]
+    bare = np.delete(taken, fill)
+    assert float(np.percentile(bare, 90)) < cells.INKED
+    assert taken[fill] > 1.2
