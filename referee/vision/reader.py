@@ -7,7 +7,9 @@ the coins), ``rectify`` (straighten, square by square) and ``cells`` (what is
 in each square). The reader then checks itself: the side's printed
 mountains (and wastelands) must be the squares likeliest to hold them, or
 the grid, its way up or the side is wrong. It tries the grid candidates and
-their ways up, likeliest first, until one passes that check.
+their ways up, likeliest first, until one passes that check. Side A's
+printed spaces look the same upside down, so there the reader also reads
+the sheet the other way up and keeps the surer of the two readings.
 """
 
 from __future__ import annotations
@@ -125,6 +127,20 @@ def _ways_up(gray: NDArray[np.uint8], quad: NDArray[np.float32]) -> list[tuple[i
     return sorted(tracks, key=lambda kt: -(kt[1].score if kt[1] else -1.0))
 
 
+def _half_turn_alike(side: MapSide) -> bool:
+    """Whether the side's printed spaces look the same turned upside down
+    (side A's do), so that they cannot tell which way up the sheet is."""
+    spaces = side.mountains | side.wastelands | side.ruins
+    return {(SIZE - 1 - r, SIZE - 1 - c) for r, c in spaces} == set(spaces)
+
+
+def _sureness(probs: NDArray[np.float32]) -> float:
+    """Mean log probability of what the network reads in each square: the
+    letters, icons and mountains of a sheet the right way up are read more
+    surely than the same sheet upside down."""
+    return float(np.log(probs.max(axis=1) + 1e-6).mean())
+
+
 def _looks_like(tried: list[NDArray[np.float32]], chosen: MapSide) -> str | None:
     """The other map side whose printed spaces one of the tried readings
     (each grid candidate, each way up) matches best, if any matches."""
@@ -153,7 +169,8 @@ def read_sheet(data: bytes, side: str) -> SheetReading:
     best: tuple[float, Rectified, NDArray[np.float32], NDArray[np.float32], Track | None] | None = None
     tried: list[NDArray[np.float32]] = []
     for quad in quads:
-        for k, track in _ways_up(gray, quad):
+        ways = _ways_up(gray, quad)
+        for k, track in ways:
             upright = np.roll(quad, -k, axis=0)
             rect = rectify(photo.rgb, upright)
             probs = classify(even_light(rect.canvas), map_side)
@@ -162,6 +179,16 @@ def read_sheet(data: bytes, side: str) -> SheetReading:
             if best is None or seen > best[0]:
                 best = (seen, rect, probs, upright, track)
             if seen >= PRINTED_SEEN:
+                if _half_turn_alike(map_side):
+                    # the printed spaces pass upside down too: read the sheet
+                    # the other way up as well and keep the surer reading
+                    twin_k, twin_track = next((j, t) for j, t in ways if j == (k + 2) % 4)
+                    twin = np.roll(quad, -twin_k, axis=0)
+                    twin_rect = rectify(photo.rgb, twin)
+                    twin_probs = classify(even_light(twin_rect.canvas), map_side)
+                    twin_seen = _printed_seen(twin_probs, map_side)
+                    if twin_seen >= PRINTED_SEEN and _sureness(twin_probs) > _sureness(probs):
+                        best = (twin_seen, twin_rect, twin_probs, twin, twin_track)
                 break
         if best is not None and best[0] >= PRINTED_SEEN:
             break
