@@ -221,8 +221,25 @@ def features(light: NDArray[np.float32], side: MapSide) -> NDArray[np.float32]:
         axis=1,
     )
     ruins = np.array([1.0 if divmod(i, SIZE) in side.ruins else 0.0 for i in range(k)], np.float32)
+    # the whole sheet, the same for every square: whether this player shades
+    # in colour or writes in graphite. On a coloured sheet a grey drawing is
+    # the printed ruins' picture, not a tree drawn in pencil.
+    colour = (weight * np.hypot(c1, c2)).sum(axis=1) / (INNER * INNER)
+    graphite = cf.mean(axis=1)
+    sheet = np.array(
+        [colour.mean(), np.percentile(colour, 90), graphite.mean(), np.percentile(graphite, 90)], np.float32
+    )
     return np.concatenate(
-        [hist * 8, _pool(common, 2), _pool(total / 3, 4), _strokes(common) * 4, stats, ruins[:, None]], axis=1
+        [
+            hist * 8,
+            _pool(common, 2),
+            _pool(total / 3, 4),
+            _strokes(common) * 4,
+            stats,
+            np.broadcast_to(sheet * 4, (k, len(sheet))),
+            ruins[:, None],
+        ],
+        axis=1,
     ).astype(np.float32)
 
 
