@@ -54,16 +54,6 @@ INKED = 0.15
 """Light taken away (summed over the three channels) below which a pixel is paper."""
 
 
-@cache
-def _paper_ring(n: int) -> NDArray[np.bool_]:
-    """Canvas pixels of the bare margin between the grid and the canvas edge."""
-    m = round(MARGIN * S)
-    yy, xx = np.mgrid[0:n, 0:n]
-    g0, g1 = m, m + SIZE * S
-    d = np.maximum(np.maximum(g0 - yy, yy - g1), np.maximum(g0 - xx, xx - g1))
-    return np.asarray((d > 6) & (d < m - 4))
-
-
 def _paper_colour(img: NDArray[np.float32]) -> NDArray[np.float32]:
     """The paper's colour cast at every pixel, as (red/green, 1, blue/green).
 

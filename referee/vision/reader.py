@@ -141,6 +141,16 @@ def _sureness(probs: NDArray[np.float32]) -> float:
     return float(np.log(probs.max(axis=1) + 1e-6).mean())
 
 
+def _read_way(
+    rgb: NDArray[np.uint8], quad: NDArray[np.float32], k: int, side: MapSide
+) -> tuple[NDArray[np.float32], Rectified, NDArray[np.float32]]:
+    """The corners taken with ``quad[k]`` as the top-left, the grid
+    straightened that way up, and what the network reads in each square."""
+    upright = np.roll(quad, -k, axis=0)
+    rect = rectify(rgb, upright)
+    return upright, rect, classify(even_light(rect.canvas), side)
+
+
 def _looks_like(tried: list[NDArray[np.float32]], chosen: MapSide) -> str | None:
     """The other map side whose printed spaces one of the tried readings
     (each grid candidate, each way up) matches best, if any matches."""
@@ -171,9 +181,7 @@ def read_sheet(data: bytes, side: str) -> SheetReading:
     for quad in quads:
         ways = _ways_up(gray, quad)
         for k, track in ways:
-            upright = np.roll(quad, -k, axis=0)
-            rect = rectify(photo.rgb, upright)
-            probs = classify(even_light(rect.canvas), map_side)
+            upright, rect, probs = _read_way(photo.rgb, quad, k, map_side)
             tried.append(probs)
             seen = _printed_seen(probs, map_side)
             if best is None or seen > best[0]:
@@ -183,9 +191,7 @@ def read_sheet(data: bytes, side: str) -> SheetReading:
                     # the printed spaces pass upside down too: read the sheet
                     # the other way up as well and keep the surer reading
                     twin_k, twin_track = next((j, t) for j, t in ways if j == (k + 2) % 4)
-                    twin = np.roll(quad, -twin_k, axis=0)
-                    twin_rect = rectify(photo.rgb, twin)
-                    twin_probs = classify(even_light(twin_rect.canvas), map_side)
+                    twin, twin_rect, twin_probs = _read_way(photo.rgb, quad, twin_k, map_side)
                     twin_seen = _printed_seen(twin_probs, map_side)
                     if twin_seen >= PRINTED_SEEN and _sureness(twin_probs) > _sureness(probs):
                         best = (twin_seen, twin_rect, twin_probs, twin, twin_track)

@@ -49,12 +49,12 @@ class Rectified:
     """Canvas pixels that come from inside the photo."""
 
 
-def _terms(x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.float64]:
-    return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y, x**3, x * x * y, x * y * y, y**3], axis=-1)
-
-
 _POWERS = ((0, 0), (1, 0), (0, 1), (2, 0), (1, 1), (0, 2), (3, 0), (2, 1), (1, 2), (0, 3))
-"""The powers of x and y in ``_terms``, in its order."""
+"""The powers of x and y of the cubic correction surface's terms, in order."""
+
+
+def _terms(x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.float64]:
+    return np.stack([x**a * y**b for a, b in _POWERS], axis=-1)
 
 
 def _surface(coef: NDArray[np.float64], t: NDArray[np.float64]) -> NDArray[np.float64]:
