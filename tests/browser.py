@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -42,6 +43,16 @@ def playwright_or_skip() -> Any:
             pytest.fail(f"{CHROMIUM} is missing and REFEREE_REQUIRE_BROWSER=1")
         pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")
     return sync_playwright
+
+
+def launched_chromium() -> Iterator[Any]:
+    """Debian's Chromium, launched for one test and closed after it (skips,
+    or fails in CI, when it is missing); a ``browser`` fixture yields from it."""
+    sync_playwright = playwright_or_skip()
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
 
 
 class LiveServer:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from referee.rules import deck
-from tests.browser import ARGS, CHROMIUM, LiveServer, playwright_or_skip
+from tests.browser import LiveServer, launched_chromium
 from tests.web.conftest import make_app
 
 pytestmark = pytest.mark.browser
@@ -26,11 +26,7 @@ SEED = "quiet-otter-512"
 
 @pytest.fixture()
 def browser() -> Iterator[Any]:
-    sync_playwright = playwright_or_skip()
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+    yield from launched_chromium()
 
 
 @pytest.fixture()

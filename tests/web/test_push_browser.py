@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser import ARGS, CHROMIUM, LiveServer, playwright_or_skip
+from tests.browser import LiveServer, launched_chromium
 from tests.web.conftest import Browserless, csrf_token, live_table, make_app
 
 pytestmark = pytest.mark.browser
@@ -30,11 +30,7 @@ PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touc
 
 @pytest.fixture()
 def browser() -> Iterator[Any]:
-    sync_playwright = playwright_or_skip()
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+    yield from launched_chromium()
 
 
 @pytest.fixture()

@@ -18,7 +18,7 @@ from referee.rules import deck
 from referee.store import tables as store
 from referee.web.app import create_app
 from referee.web.database import get_session
-from tests.browser import ARGS, CHROMIUM, LiveServer, playwright_or_skip
+from tests.browser import LiveServer, launched_chromium
 
 
 @pytest.fixture()
@@ -39,11 +39,7 @@ def server(app: Flask) -> Iterator[str]:
 @pytest.fixture()
 def browser() -> Iterator[Any]:
     """Debian's Chromium, driven by Playwright (skips when it is missing)."""
-    sync_playwright = playwright_or_skip()
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+    yield from launched_chromium()
 
 
 @pytest.fixture()
