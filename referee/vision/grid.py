@@ -17,6 +17,8 @@ the side's printed mountains has the last word.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
@@ -34,7 +36,9 @@ SMALLEST = 0.2
 MIN_SUPPORT = 0.6
 """Least share of the inner lines' segments seen for a grid to be offered."""
 KEEP = 3
-"""Candidates handed to the reader's check."""
+"""Candidates each search hands to the reader's check."""
+FAINT_GAIN = 2.0
+"""How much stronger lines are seen in the searches for a blurred photo's grid."""
 NO_GRID = _("no map grid found: fit the whole grid in the picture, with all four corners visible")
 
 Quad = NDArray[np.float32]
@@ -162,35 +166,75 @@ def refine(strength: NDArray[np.float32], quad: Quad, rounds: int = 2) -> Quad:
     return quad
 
 
-def find_grids(rgb: NDArray[np.uint8]) -> list[Quad]:
+class _Look:
+    """One look at the photo's lines, ``gain`` times their strength, from
+    which grids are searched for with or without faint line families."""
+
+    def __init__(self, rgb: NDArray[np.uint8], gain: float) -> None:
+        h, w = rgb.shape[:2]
+        self.k = min(1.0, DETECT_SIDE / max(h, w))
+        small = (
+            cv2.resize(rgb, (round(w * self.k), round(h * self.k)), interpolation=cv2.INTER_AREA)
+            if self.k < 1
+            else rgb
+        )
+        self.gain = gain
+        self.strength = line_map(cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)) * gain
+        self.pairs = families(self.strength)
+        self.gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+        self._full: NDArray[np.float32] | None = None
+
+    def full_strength(self) -> NDArray[np.float32]:
+        """Line strengths at the photo's own size, for fitting (made once, when first needed)."""
+        if self._full is None:
+            self._full = line_map(self.gray) * self.gain
+        return self._full
+
+    def grids(self, faint: bool, offered: list[Quad]) -> list[Quad]:
+        """Grids from the pairs of line families with a faint one
+        (``faint``) or without, best first, leaving out any within half a
+        square of one already ``offered``."""
+        found: list[tuple[float, NDArray[np.float64]]] = []
+        for pair in self.pairs:
+            if (pair[0].faint or pair[1].faint) == faint:
+                found += lattices(self.strength, pair, SMALLEST * min(self.strength.shape))
+        found.sort(key=lambda t: -t[0])
+        scored: list[tuple[float, Quad]] = []
+        for _score, quad in found[: 2 * KEEP]:
+            q = _order(quad / self.k)
+            if any(_same(q, other) for other in [*offered, *(o for _s, o in scored)]):
+                continue
+            q = refine(self.full_strength(), q)
+            if _sane(q, self.gray.shape):
+                scored.append(_settle(self.full_strength(), q, self.gray.shape))
+        scored.sort(key=lambda t: -t[0])
+        return [q for support, q in scored if support >= MIN_SUPPORT][:KEEP]
+
+
+def _same(a: Quad, b: Quad) -> bool:
+    """Whether two grids' corners lie within half a square of each other."""
+    return bool(np.abs(a - b).max() < 0.5 * np.linalg.norm(a[0] - a[1]) / SIZE)
+
+
+def find_grids(rgb: NDArray[np.uint8]) -> Iterator[Quad]:
     """Likely grids in ``rgb``, best first: each its outer corners in ``rgb``
-    pixels, clockwise from any corner. Raises ``NoGridError`` when none."""
-    h, w = rgb.shape[:2]
-    k = min(1.0, DETECT_SIDE / max(h, w))
-    small = cv2.resize(rgb, (round(w * k), round(h * k)), interpolation=cv2.INTER_AREA) if k < 1 else rgb
-    gray_small = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)
-    strength = line_map(gray_small)
-    found: list[tuple[float, NDArray[np.float64]]] = []
-    for pair in families(strength):
-        found += lattices(strength, pair, SMALLEST * min(gray_small.shape))
-    found.sort(key=lambda t: -t[0])
-    gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
-    full_strength: NDArray[np.float32] | None = None
-    scored: list[tuple[float, Quad]] = []
-    for _score, quad in found[: 2 * KEEP]:
-        q = _order(quad / k)
-        if any(np.abs(q - other).max() < 0.5 * np.linalg.norm(q[0] - q[1]) / SIZE for _s, other in scored):
-            continue
-        if full_strength is None:
-            full_strength = line_map(gray)
-        q = refine(full_strength, q)
-        if _sane(q, gray.shape):
-            scored.append(_settle(full_strength, q, gray.shape))
-    scored.sort(key=lambda t: -t[0])
-    good = [q for support, q in scored if support >= MIN_SUPPORT]
-    if not good:
+    pixels, clockwise from any corner. Raises ``NoGridError`` once none is
+    left to offer and none was offered.
+
+    The search widens only when asked for more, so a plain photo costs one
+    search: first the lines most of the picture agrees on; then lines that
+    meet at a point far fewer lines meet at (a sheet on a checked cloth, whose
+    long stripes outvote its grid); last, every line seen ``FAINT_GAIN``
+    times stronger (a blurred photo, whose thin lines lose their darkness)."""
+    offered: list[Quad] = []
+    for gain in (1.0, FAINT_GAIN):
+        look = _Look(rgb, gain)
+        for faint in (False, True):
+            for quad in look.grids(faint, offered):
+                offered.append(quad)
+                yield quad
+    if not offered:
         raise NoGridError(NO_GRID)
-    return good[:KEEP]
 
 
 def _shifted(quad: Quad, dx: int, dy: int) -> Quad:
@@ -249,4 +293,4 @@ def _sane(quad: Quad, shape: tuple[int, ...]) -> bool:
 
 def find_grid(rgb: NDArray[np.uint8]) -> Quad:
     """The likeliest grid's outer corners in ``rgb`` pixels, clockwise from any corner."""
-    return find_grids(rgb)[0]
+    return next(find_grids(rgb))

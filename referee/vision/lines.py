@@ -34,6 +34,10 @@ APART = np.deg2rad(35.0)
 """Least angle between the grid's two directions in the photo."""
 AGREE = np.deg2rad(1.2)
 """Largest angle by which a line may miss its family's vanishing point."""
+MODES = 3
+"""Vanishing points looked for in each direction."""
+MODE_LINES = 6
+"""Lines through a vanishing point that make it worth a look, however faint."""
 
 
 def line_map(gray: NDArray[np.uint8]) -> NDArray[np.float32]:
@@ -58,6 +62,8 @@ class Family:
     """Homogeneous vanishing point (third coordinate 0 when the lines are parallel)."""
     pixels: NDArray[np.float64]
     """``(x, y, strength)`` of the line pixels of this direction, in picture pixels."""
+    faint: bool = False
+    """Whether far fewer lines meet at this vanishing point than at the direction's first."""
 
 
 def _to_lines(hough: NDArray[np.float64], shape: tuple[int, ...]) -> NDArray[np.float64]:
@@ -145,22 +151,27 @@ def orientation(strength: NDArray[np.float32]) -> tuple[NDArray[np.float32], NDA
     return normal.astype(np.float32), coherence.astype(np.float32)
 
 
-def _modes(lines: NDArray[np.float64], weight: NDArray[np.float64]) -> list[NDArray[np.float64]]:
-    """Up to two vanishing points for one direction: the one most lines agree
-    on, and the best among the lines that do not (the table's boards or a
-    cloth's weave can outvote the sheet's lines)."""
-    out: list[NDArray[np.float64]] = []
+def _modes(lines: NDArray[np.float64], weight: NDArray[np.float64]) -> list[tuple[NDArray[np.float64], bool]]:
+    """Up to ``MODES`` vanishing points for one direction, each with whether
+    it is faint: the one most lines agree on, then the best among the lines
+    that do not, and so on. A checked cloth's weave or the table's boards can
+    outvote the sheet's shorter lines many times over, so a third point, or
+    a second with under 0.4 of the first one's votes, is still offered, as
+    faint, when ``MODE_LINES`` lines pass through it."""
+    out: list[tuple[NDArray[np.float64], bool]] = []
     rest = np.ones(len(lines), bool)
     first = 0.0
-    for _ in range(2):
+    for _ in range(MODES):
         if rest.sum() < 4:
             break
         vp, w = _vanishing(lines[rest], weight[rest])
-        if out and w < 0.4 * first:
+        agree = rest & (_miss(lines, vp) < AGREE)
+        faint = len(out) >= 2 or (bool(out) and w < 0.4 * first)
+        if faint and agree.sum() < MODE_LINES:
             break
-        out.append(vp)
+        out.append((vp, faint))
         first = max(first, w)
-        rest &= _miss(lines, vp) >= AGREE
+        rest &= ~agree
     return out
 
 
@@ -210,7 +221,8 @@ def families(strength: NDArray[np.float32]) -> list[tuple[Family, Family]]:
     """Candidate pairs of line families (one per grid direction). Each pair
     of main angles is looked at only where lines of both angles are dense
     together. More than one pair is offered because a checked cloth can
-    make a lattice too; the lattice check decides."""
+    make a lattice too; the lattice check decides. Pairs with a faint
+    family come last."""
     on = strength > LINE_ON
     normal, coherence = orientation(strength)
     on &= coherence > 0.5
@@ -233,7 +245,9 @@ def families(strength: NDArray[np.float32]) -> list[tuple[Family, Family]]:
                 lines = _to_lines(hough, strength.shape)
                 ys, xs = np.nonzero(mine)
                 px = np.stack([xs, ys, strength[ys, xs]], axis=1).astype(np.float64)
-                fams.append([Family(lines, hough[:, 2], vp, px) for vp in _modes(lines, hough[:, 2])])
+                fams.append(
+                    [Family(lines, hough[:, 2], vp, px, faint) for vp, faint in _modes(lines, hough[:, 2])]
+                )
             if len(fams) == 2:
                 pairs += [(a, b) for a in fams[0] for b in fams[1]]
-    return pairs
+    return sorted(pairs, key=lambda pair: pair[0].faint or pair[1].faint)
