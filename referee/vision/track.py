@@ -38,10 +38,6 @@ GAP = 0.08
 """Least gap in ink between the least inked filled coin and the most inked clean one."""
 APART = 0.15
 """Least difference in mean ink between the filled and the clean coins."""
-INKED = 0.4
-"""Ink (share of the paper's light taken away) above which a track all alike is all filled."""
-CLEAN = 0.1
-"""Ink below which a track all alike is all clean."""
 
 
 @dataclass(frozen=True)
@@ -179,13 +175,15 @@ def read_coins(rgb: NDArray[np.uint8], to_photo: NDArray[np.float64], side: int,
 
 def split(ink: NDArray[np.float64]) -> int | None:
     """How many coins from the left are inked, or None when the track does
-    not say clearly (a smudge, a shadow, a coin shaded by half, a gap).
+    not say clearly (a smudge, a shadow, a coin shaded by half, a gap, or
+    every coin alike).
 
     Printings draw their empty coins differently (a plain ring, a ring with
-    a pattern inside), so the coins are compared with each other: the inked
-    ones must stand apart from the clean ones by a clear gap. A track all
-    alike is all clean only when it is as light as the paper, and all
-    inked only when it is far darker."""
+    a pattern inside, a solid disc), so the coins are compared with each
+    other: the inked ones must stand apart from the clean ones by a clear
+    gap. A track whose coins are all alike gives nothing to compare: a
+    printing's solid discs look inked, and a track read a little off its
+    place looks clean, so the player is asked rather than told 0 or 14."""
     n = len(ink)
     best, count = -1.0, 0
     for k in range(1, n):
@@ -199,9 +197,4 @@ def split(ink: NDArray[np.float64]) -> int | None:
         and float(clean.max() - clean.min()) <= best
     ):
         return count  # the clean coins are alike, and the inked ones stand apart
-    if float(ink.max() - ink.min()) < APART:
-        if ink.max() <= CLEAN:
-            return 0
-        if ink.min() >= INKED:
-            return n
     return None
