@@ -27,7 +27,7 @@ from referee.rules.geometry import SIZE
 from referee.rules.i18n import _
 from referee.vision.errors import NoGridError
 from referee.vision.lattice import lattices
-from referee.vision.lines import families, line_map
+from referee.vision.lines import Families, line_map
 
 DETECT_SIDE = 1000
 """Longer side of the picture searched for the grid, in pixels."""
@@ -180,7 +180,7 @@ class _Look:
         )
         self.gain = gain
         self.strength = line_map(cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)) * gain
-        self.pairs = families(self.strength)
+        self.families = Families(self.strength)
         self.gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
         self._full: NDArray[np.float32] | None = None
 
@@ -195,9 +195,8 @@ class _Look:
         (``faint``) or without, best first, leaving out any within half a
         square of one already ``offered``."""
         found: list[tuple[float, NDArray[np.float64]]] = []
-        for pair in self.pairs:
-            if (pair[0].faint or pair[1].faint) == faint:
-                found += lattices(self.strength, pair, SMALLEST * min(self.strength.shape))
+        for pair in self.families.pairs(faint):
+            found += lattices(self.strength, pair, SMALLEST * min(self.strength.shape))
         found.sort(key=lambda t: -t[0])
         scored: list[tuple[float, Quad]] = []
         for _score, quad in found[: 2 * KEEP]:
@@ -224,8 +223,10 @@ def find_grids(rgb: NDArray[np.uint8]) -> Iterator[Quad]:
     The search widens only when asked for more, so a plain photo costs one
     search: first the lines most of the picture agrees on; then lines that
     meet at a point far fewer lines meet at (a sheet on a checked cloth, whose
-    long stripes outvote its grid); last, every line seen ``FAINT_GAIN``
-    times stronger (a blurred photo, whose thin lines lose their darkness)."""
+    long stripes outvote its grid), and lines at angles after the three
+    strongest (a sheet beside pages of text); last, both again with every
+    line seen ``FAINT_GAIN`` times stronger (a blurred photo, whose thin
+    lines lose their darkness)."""
     offered: list[Quad] = []
     for gain in (1.0, FAINT_GAIN):
         look = _Look(rgb, gain)

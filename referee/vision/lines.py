@@ -36,6 +36,10 @@ AGREE = np.deg2rad(1.2)
 """Largest angle by which a line may miss its family's vanishing point."""
 MODES = 3
 """Vanishing points looked for in each direction."""
+DIRECTIONS = 5
+"""Main angles looked at; those after the third only in the faint search."""
+FIRST_LOOK = 3
+"""Main angles whose pairs the first search looks at."""
 MODE_LINES = 6
 """Lines through a vanishing point that make it worth a look, however faint."""
 
@@ -112,7 +116,7 @@ def _vanishing(lines: NDArray[np.float64], weight: NDArray[np.float64]) -> tuple
 
 def _directions(theta: NDArray[np.float64], votes: NDArray[np.float64]) -> list[float]:
     """Main angles of the lines (0 to pi), strongest first, each a peak of the
-    vote-weighted angle histogram."""
+    vote-weighted angle histogram, ``DIRECTIONS`` at most."""
     bins = 180
     hist = np.bincount((theta / np.pi * bins).astype(int) % bins, weights=votes, minlength=bins)
     smooth = np.convolve(np.concatenate([hist[-6:], hist, hist[:6]]), np.ones(7) / 7, "same")[6:-6]
@@ -127,7 +131,7 @@ def _directions(theta: NDArray[np.float64], votes: NDArray[np.float64]) -> list[
         ang = (k + 0.5) * np.pi / bins
         if all(_angle_apart(ang, a) > np.deg2rad(8) for a in out):
             out.append(ang)
-        if len(out) == 3:
+        if len(out) == DIRECTIONS:
             break
     return out
 
@@ -217,37 +221,56 @@ def _crossed(a: NDArray[np.bool_], b: NDArray[np.bool_], window: int) -> NDArray
     return cv2.dilate(region, np.ones((window, window), np.uint8)).astype(bool)
 
 
-def families(strength: NDArray[np.float32]) -> list[tuple[Family, Family]]:
-    """Candidate pairs of line families (one per grid direction). Each pair
-    of main angles is looked at only where lines of both angles are dense
-    together. More than one pair is offered because a checked cloth can
-    make a lattice too; the lattice check decides. Pairs with a faint
-    family come last."""
-    on = strength > LINE_ON
-    normal, coherence = orientation(strength)
-    on &= coherence > 0.5
-    min_votes = max(30, min(strength.shape) // 10)
-    window = max(15, min(strength.shape) // 16)
-    dirs = _directions(normal[on].astype(np.float64), strength[on].astype(np.float64))
-    near = [on & (np.abs((normal - d + np.pi / 2) % np.pi - np.pi / 2) < SPREAD) for d in dirs]
-    pairs: list[tuple[Family, Family]] = []
-    for i in range(len(dirs)):
-        for j in range(i + 1, len(dirs)):
-            if _angle_apart(dirs[i], dirs[j]) < APART:
-                continue
-            region = _crossed(near[i], near[j], window)
+class Families:
+    """The photo's line families, paired one per grid direction, made only
+    when asked for. Each pair of main angles is looked at only where lines
+    of both angles are dense together. More than one pair is offered
+    because a checked cloth can make a lattice too; the lattice check
+    decides."""
+
+    def __init__(self, strength: NDArray[np.float32]) -> None:
+        self.strength = strength
+        on = strength > LINE_ON
+        normal, coherence = orientation(strength)
+        on &= coherence > 0.5
+        self.min_votes = max(30, min(strength.shape) // 10)
+        self.window = max(15, min(strength.shape) // 16)
+        self.dirs = _directions(normal[on].astype(np.float64), strength[on].astype(np.float64))
+        self.near = [on & (np.abs((normal - d + np.pi / 2) % np.pi - np.pi / 2) < SPREAD) for d in self.dirs]
+        self._made: dict[tuple[int, int], list[tuple[Family, Family]]] = {}
+
+    def _pair(self, i: int, j: int) -> list[tuple[Family, Family]]:
+        """Every pairing of the families of main angles ``i`` and ``j``."""
+        if (i, j) not in self._made:
+            region = _crossed(self.near[i], self.near[j], self.window)
             fams: list[list[Family]] = []
-            for d, mask in ((dirs[i], near[i]), (dirs[j], near[j])):
-                mine = mask & region
-                hough = _hough_family(mine.astype(np.uint8) * 255, d, min_votes)
+            for k in (i, j):
+                mine = self.near[k] & region
+                hough = _hough_family(mine.astype(np.uint8) * 255, self.dirs[k], self.min_votes)
                 if len(hough) < 4:
                     break
-                lines = _to_lines(hough, strength.shape)
+                lines = _to_lines(hough, self.strength.shape)
                 ys, xs = np.nonzero(mine)
-                px = np.stack([xs, ys, strength[ys, xs]], axis=1).astype(np.float64)
+                px = np.stack([xs, ys, self.strength[ys, xs]], axis=1).astype(np.float64)
+                late = k >= FIRST_LOOK
                 fams.append(
-                    [Family(lines, hough[:, 2], vp, px, faint) for vp, faint in _modes(lines, hough[:, 2])]
+                    [
+                        Family(lines, hough[:, 2], vp, px, faint or late)
+                        for vp, faint in _modes(lines, hough[:, 2])
+                    ]
                 )
-            if len(fams) == 2:
-                pairs += [(a, b) for a in fams[0] for b in fams[1]]
-    return sorted(pairs, key=lambda pair: pair[0].faint or pair[1].faint)
+            self._made[i, j] = [(a, b) for a in fams[0] for b in fams[1]] if len(fams) == 2 else []
+        return self._made[i, j]
+
+    def pairs(self, faint: bool) -> list[tuple[Family, Family]]:
+        """The pairs without a faint family, or (``faint``) those with one:
+        a vanishing point far fewer lines meet at, or a main angle after
+        the first ``FIRST_LOOK`` (a sheet beside printed pages, whose lines
+        of text make the strongest angles)."""
+        out = []
+        for i in range(len(self.dirs)):
+            for j in range(i + 1, len(self.dirs)):
+                if _angle_apart(self.dirs[i], self.dirs[j]) < APART or (j >= FIRST_LOOK and not faint):
+                    continue
+                out += [p for p in self._pair(i, j) if (p[0].faint or p[1].faint) == faint]
+        return out

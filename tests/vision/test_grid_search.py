@@ -1,9 +1,10 @@
 """The grid search widens when the obvious lines are not the sheet's.
 
-Two photos the first look at the lines gets wrong, drawn here so that what
-each test asks is plain: a sheet on a checked cloth whose long stripes
-outvote its grid, and a blurred photo whose thin lines have lost most of
-their darkness.
+Photos the first look at the lines gets wrong, drawn here so that what each
+test asks is plain: a sheet on a checked cloth whose long stripes outvote
+its grid, a sheet beside pages of text whose lines make the strongest
+angles, and a blurred photo whose thin lines have lost most of their
+darkness.
 """
 
 from __future__ import annotations
@@ -79,3 +80,24 @@ def test_a_blurred_photo_of_faint_lines() -> None:
     table = np.full((900, 1200, 3), 70, np.uint8)
     photo, corners = _photo(table, -4.0, (600, 450), 170)
     assert _found(cv2.GaussianBlur(photo, (0, 0), 2.5), corners)
+
+
+def _page(h: int, w: int, turn: float) -> np.ndarray:
+    """Mask of a printed page's lines of text, turned by ``turn`` degrees."""
+    page = np.zeros((h, w), np.uint8)
+    for y in range(0, h, 14):
+        page[y : y + 4, :] = 1
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), turn, 1.0)
+    return cv2.warpAffine(page, m, (w, h), flags=cv2.INTER_NEAREST)
+
+
+def test_a_sheet_beside_printed_pages() -> None:
+    """Pages of text lying about the table at three other angles make the
+    photo's strongest line directions; the sheet's two come after them."""
+    h, w = 1000, 1400
+    table = np.full((h, w, 3), 210, np.uint8)
+    for turn, (y0, x0) in zip((25.0, -38.0, 62.0), ((0, 0), (0, 900), (560, 900)), strict=True):
+        text = _page(440, 500, turn)
+        table[y0 : y0 + 440, x0 : x0 + 500][text > 0] = 50
+    photo, corners = _photo(table, 2.0, (600, 560), 90)
+    assert _found(cv2.GaussianBlur(photo, (0, 0), 1.0), corners)
