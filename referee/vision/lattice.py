@@ -82,19 +82,19 @@ def combs(profile: NDArray[np.float64], min_spacing: float, keep: int = 4) -> li
     cap = float(np.percentile(peaks, 90)) if len(peaks) else 0.0
     if cap <= 0:
         return []
-    capped = np.minimum(top, cap) / cap
-    level = profile / cap
+    capped = (np.minimum(top, cap) / cap).astype(np.float32)
+    level = np.minimum(profile / cap, 1.0).astype(np.float32)
     out: list[Comb] = []
     s = max(min_spacing, MIN_SPACING)
-    k = np.arange(TEETH)[None, :]
-    mids = np.arange(SIZE)[None, :] + 0.5
     while s * SIZE < n - 2:
-        offsets = np.arange(0, int(n - 1 - SIZE * s))[:, None]
-        teeth = capped[np.rint(offsets + k * s).astype(int)].mean(axis=1)
-        gaps = np.minimum(level[np.rint(offsets + mids * s).astype(int)], 1.0).mean(axis=1)
-        score = teeth - 2.0 * gaps
+        m = int(n - 1 - SIZE * s)  # offsets 0 .. m - 1, whole pixels
+        # an offset is a whole pixel, so each tooth (and each gap) is the
+        # profile shifted by a fixed amount: sum shifted slices
+        teeth = sum(capped[t : t + m] for t in np.rint(np.arange(TEETH) * s).astype(int))
+        gaps = sum(level[t : t + m] for t in np.rint((np.arange(SIZE) + 0.5) * s).astype(int))
+        score = teeth / TEETH - 2.0 * gaps / SIZE
         for i in np.argpartition(-score, min(2, len(score) - 1))[:2]:
-            out.append(Comb(float(offsets[i, 0]), s, float(score[i])))
+            out.append(Comb(float(i), s, float(score[i])))
         s *= 1.012
     out.sort(key=lambda c: -c.score)
     chosen: list[Comb] = []

@@ -236,16 +236,24 @@ class Families:
         self.min_votes = max(30, min(strength.shape) // 10)
         self.window = max(15, min(strength.shape) // 16)
         self.dirs = _directions(normal[on].astype(np.float64), strength[on].astype(np.float64))
-        self.near = [on & (np.abs((normal - d + np.pi / 2) % np.pi - np.pi / 2) < SPREAD) for d in self.dirs]
+        self._on, self._normal = on, normal
+        self._near: dict[int, NDArray[np.bool_]] = {}
         self._made: dict[tuple[int, int], list[tuple[Family, Family]]] = {}
+
+    def near(self, k: int) -> NDArray[np.bool_]:
+        """The line pixels within ``SPREAD`` of main angle ``k`` (made when first asked for)."""
+        if k not in self._near:
+            off = np.abs((self._normal - self.dirs[k] + np.pi / 2) % np.pi - np.pi / 2)
+            self._near[k] = self._on & (off < SPREAD)
+        return self._near[k]
 
     def _pair(self, i: int, j: int) -> list[tuple[Family, Family]]:
         """Every pairing of the families of main angles ``i`` and ``j``."""
         if (i, j) not in self._made:
-            region = _crossed(self.near[i], self.near[j], self.window)
+            region = _crossed(self.near(i), self.near(j), self.window)
             fams: list[list[Family]] = []
             for k in (i, j):
-                mine = self.near[k] & region
+                mine = self.near(k) & region
                 hough = _hough_family(mine.astype(np.uint8) * 255, self.dirs[k], self.min_votes)
                 if len(hough) < 4:
                     break
