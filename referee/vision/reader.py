@@ -35,6 +35,10 @@ DOUBTFUL = 0.85
 """Below this confidence a square is shown to the player as doubtful."""
 PRINTED_SEEN = 0.6
 """Share of the side's printed mountains and wastelands that must be seen."""
+OTHER_SIDE_SURE = 0.9
+"""Share of another side's printed spaces seen that ends the search for the
+grid early: the sheet is found, and it is that side's. A smaller share can
+be chance on a wrong grid, and the search goes on."""
 TRACK_SEEN = 0.05
 """Least coin-track score for the coins to be read at all."""
 
@@ -151,10 +155,11 @@ def _read_way(
     return upright, rect, classify(even_light(rect.canvas), side)
 
 
-def _looks_like(tried: list[NDArray[np.float32]], chosen: MapSide) -> str | None:
+def _looks_like(tried: list[NDArray[np.float32]], chosen: MapSide, bar: float = PRINTED_SEEN) -> str | None:
     """The other map side whose printed spaces one of the tried readings
-    (each grid candidate, each way up) matches best, if any matches."""
-    best, letter = PRINTED_SEEN, None
+    (each grid candidate, each way up) matches best, if any matches with at
+    least ``bar`` of them seen."""
+    best, letter = bar, None
     for other_letter, other in sorted(map_sides().items()):
         if other_letter == chosen.letter:
             continue
@@ -198,6 +203,8 @@ def read_sheet(data: bytes, side: str) -> SheetReading:
                 break
         if best is not None and best[0] >= PRINTED_SEEN:
             break
+        if _looks_like(tried, map_side, OTHER_SIDE_SURE) is not None:
+            break  # the grid is found, and it is another side's: no wider search can help
     assert best is not None
     seen, rect_obj, probs, upright, track = best
     if seen < PRINTED_SEEN:

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from referee.vision.errors import WrongSheetError
-from referee.vision.grid import find_grid
+from referee.vision.grid import find_grid, find_grids
 from referee.vision.load import load_photo
 from referee.vision.reader import _ways_up, read_sheet
 
@@ -162,3 +162,23 @@ def test_the_wrong_side_is_named(name: str) -> None:
     other = "B" if truth["side"] == "A" else "A"
     with pytest.raises(WrongSheetError, match=f"looks like map side {truth['side']}"):
         read_sheet(data, other)
+
+
+def test_a_wrong_side_ends_the_search_at_the_sheet(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once a grid reads surely as another side, the reader says so without
+    widening its search for other grids (each costs a reading)."""
+    from referee.vision import reader
+
+    asked: list[int] = []
+
+    def counted(rgb: np.ndarray) -> Any:
+        for quad in find_grids(rgb):
+            asked.append(1)
+            yield quad
+
+    monkeypatch.setattr(reader, "find_grids", counted)
+    truth = json.loads((SAMPLES / "000.json").read_text())
+    other = "B" if truth["side"] == "A" else "A"
+    with pytest.raises(WrongSheetError, match=f"looks like map side {truth['side']}"):
+        read_sheet((SAMPLES / "000.jpg").read_bytes(), other)
+    assert len(asked) == 1
