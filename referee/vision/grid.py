@@ -166,11 +166,11 @@ def refine(strength: NDArray[np.float32], quad: Quad, rounds: int = 2) -> Quad:
     return quad
 
 
-class _Look:
-    """One look at the photo's lines, ``gain`` times their strength, from
-    which grids are searched for with or without faint line families."""
+class _Lines:
+    """The photo's thin-line strengths: at detection size, and at the
+    photo's own size (made once, when a grid is first fitted)."""
 
-    def __init__(self, rgb: NDArray[np.uint8], gain: float) -> None:
+    def __init__(self, rgb: NDArray[np.uint8]) -> None:
         h, w = rgb.shape[:2]
         self.k = min(1.0, DETECT_SIDE / max(h, w))
         small = (
@@ -178,16 +178,31 @@ class _Look:
             if self.k < 1
             else rgb
         )
-        self.gain = gain
-        self.strength = line_map(cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)) * gain
-        self.families = Families(self.strength)
+        self.small = line_map(cv2.cvtColor(small, cv2.COLOR_RGB2GRAY))
         self.gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
         self._full: NDArray[np.float32] | None = None
 
-    def full_strength(self) -> NDArray[np.float32]:
-        """Line strengths at the photo's own size, for fitting (made once, when first needed)."""
+    def full(self) -> NDArray[np.float32]:
         if self._full is None:
-            self._full = line_map(self.gray) * self.gain
+            self._full = line_map(self.gray)
+        return self._full
+
+
+class _Look:
+    """One look at the photo's lines, ``gain`` times their strength, from
+    which grids are searched for with or without faint line families."""
+
+    def __init__(self, lines: _Lines, gain: float) -> None:
+        self.lines, self.gain, self.k = lines, gain, lines.k
+        self.strength = lines.small * gain
+        self.families = Families(self.strength)
+        self.gray = lines.gray
+        self._full: NDArray[np.float32] | None = None
+
+    def full_strength(self) -> NDArray[np.float32]:
+        """Line strengths at the photo's own size, ``gain`` times, for fitting."""
+        if self._full is None:
+            self._full = self.lines.full() * self.gain
         return self._full
 
     def grids(self, faint: bool, offered: list[Quad]) -> list[Quad]:
@@ -228,8 +243,9 @@ def find_grids(rgb: NDArray[np.uint8]) -> Iterator[Quad]:
     line seen ``FAINT_GAIN`` times stronger (a blurred photo, whose thin
     lines lose their darkness)."""
     offered: list[Quad] = []
+    lines = _Lines(rgb)
     for gain in (1.0, FAINT_GAIN):
-        look = _Look(rgb, gain)
+        look = _Look(lines, gain)
         for faint in (False, True):
             for quad in look.grids(faint, offered):
                 offered.append(quad)

@@ -67,7 +67,9 @@ class Family:
     pixels: NDArray[np.float64]
     """``(x, y, strength)`` of the line pixels of this direction, in picture pixels."""
     faint: bool = False
-    """Whether far fewer lines meet at this vanishing point than at the direction's first."""
+    """Whether only the wider search looks at it: far fewer lines meet at its
+    vanishing point than at its direction's first, or its direction is not
+    among the ``FIRST_LOOK`` strongest."""
 
 
 def _to_lines(hough: NDArray[np.float64], shape: tuple[int, ...]) -> NDArray[np.float64]:
