@@ -193,10 +193,9 @@ class _Look:
     which grids are searched for with or without faint line families."""
 
     def __init__(self, lines: _Lines, gain: float) -> None:
-        self.lines, self.gain, self.k = lines, gain, lines.k
+        self.lines, self.gain = lines, gain
         self.strength = lines.small * gain
         self.families = Families(self.strength)
-        self.gray = lines.gray
         self._full: NDArray[np.float32] | None = None
 
     def full_strength(self) -> NDArray[np.float32]:
@@ -215,12 +214,13 @@ class _Look:
         found.sort(key=lambda t: -t[0])
         scored: list[tuple[float, Quad]] = []
         for _score, quad in found[: 2 * KEEP]:
-            q = _order(quad / self.k)
+            q = _order(quad / self.lines.k)
             if any(_same(q, other) for other in [*offered, *(o for _s, o in scored)]):
                 continue
             q = refine(self.full_strength(), q)
-            if _sane(q, self.gray.shape):
-                scored.append(_settle(self.full_strength(), q, self.gray.shape))
+            shape = self.lines.gray.shape
+            if _sane(q, shape):
+                scored.append(_settle(self.full_strength(), q, shape))
         scored.sort(key=lambda t: -t[0])
         return [q for support, q in scored if support >= MIN_SUPPORT][:KEEP]
 
