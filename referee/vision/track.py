@@ -100,6 +100,32 @@ def _ring(r: float) -> NDArray[np.float32]:
     return ring
 
 
+@cache
+def _combs(
+    w: int, r: float
+) -> tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.bool_], NDArray[np.int64], NDArray[np.int64]]:
+    """Every row of fourteen evenly spaced coins of radius ``r`` that fits in a
+    strip ``w`` pixels wide: the spacings (from just over a coin's width up,
+    by 2.5 % at a time), the first coin's offsets, which offsets fit at each
+    spacing, and where each row's coins and the gaps between them fall. The
+    same for every strip, so made once."""
+    k = np.arange(COINS)
+    steps = []
+    step = 2.0 * r + 1.0
+    while step * (COINS - 1) < w - 2 * r:
+        steps.append(step)
+        step *= 1.025
+    spacing = np.array(steps, np.float64)
+    first = int(r)
+    ends = np.array([int(w - r - s * (COINS - 1)) for s in steps], np.int64)
+    offsets = np.arange(first, max(int(ends.max()) if steps else first, first + 1))
+    fits = offsets[None, :] < ends[:, None]
+    at = offsets[None, :, None]
+    teeth = np.rint(at + k[None, None, :] * spacing[:, None, None]).astype(np.int64)
+    gaps = np.rint(at + (k[None, None, :-1] + 0.5) * spacing[:, None, None]).astype(np.int64)
+    return spacing, offsets, fits, np.minimum(teeth, w - 1), np.minimum(gaps, w - 1)
+
+
 def find_track(picture: NDArray[np.float32]) -> Track | None:
     """The best row of fourteen evenly spaced circles in a strip."""
     gx = cv2.Sobel(picture, cv2.CV_32F, 1, 0, ksize=3)
@@ -107,26 +133,23 @@ def find_track(picture: NDArray[np.float32]) -> Track | None:
     grad = np.hypot(gx, gy) / (float(np.percentile(picture, 90)) + 1.0)
     best: Track | None = None
     best_prof: NDArray[np.float32] | None = None
-    w = picture.shape[1]
-    k = np.arange(COINS)[None, :]
     for rr in RADII:
         r = rr * U
+        spacing, offsets, fits, teeth_at, gaps_at = _combs(picture.shape[1], r)
+        if not len(spacing):
+            continue
         resp = cv2.filter2D(grad, -1, _ring(r))
         rowwise = np.sort(resp, axis=1)[:, -3 * COINS :].mean(axis=1)  # a row of many circles
         for y in np.argsort(-rowwise)[:3]:
             prof = resp[y]
             cap = float(np.percentile(prof, 95))  # a typical circle; a blot counts no more
-            step = 2.0 * r + 1.0
-            while step * (COINS - 1) < w - 2 * r:
-                offsets = np.arange(int(r), int(w - r - step * (COINS - 1)))[:, None]
-                teeth = np.minimum(prof[np.rint(offsets + k * step).astype(int)], cap).mean(axis=1)
-                gaps = np.clip(prof[np.rint(offsets + (k[:, :-1] + 0.5) * step).astype(int)], 0, cap)
-                score = teeth - gaps.mean(axis=1)
-                i = int(np.argmax(score))
-                if best is None or score[i] > best.score:
-                    best = Track(float(score[i]), float(offsets[i, 0]), step, float(y), r)
-                    best_prof = prof
-                step *= 1.025
+            teeth = np.minimum(prof[teeth_at], cap).mean(axis=2)
+            gaps = np.clip(prof[gaps_at], 0, cap).mean(axis=2)
+            score = np.where(fits, teeth - gaps, -np.inf)
+            s, i = divmod(int(np.argmax(score)), len(offsets))  # the first best, narrowest spacing first
+            if np.isfinite(score[s, i]) and (best is None or score[s, i] > best.score):
+                best = Track(float(score[s, i]), float(offsets[i]), float(spacing[s]), float(y), r)
+                best_prof = prof
     if best is None or best_prof is None:
         return None
     return _slide(best, best_prof)

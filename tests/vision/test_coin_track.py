@@ -24,3 +24,23 @@ def test_a_track_all_alike_is_left_to_the_player(level: float) -> None:
     rng = np.random.default_rng(1)
     ink = level + rng.uniform(-0.02, 0.02, COINS)
     assert split(ink) is None
+
+
+@pytest.mark.parametrize(("x0", "step", "radius"), [(30.0, 12.0, 4), (12.0, 14.5, 5), (20.0, 10.0, 4)])
+def test_a_row_of_fourteen_circles_is_found_where_it_is(x0: float, step: float, radius: int) -> None:
+    """A strip with fourteen circles drawn at a known place and spacing, a
+    printed line and a blot beside them: the track is that row."""
+    import cv2
+
+    from referee.vision.track import find_track
+
+    picture = np.full((50, 224), 230, np.uint8)
+    cv2.line(picture, (0, 8), (223, 8), 60, 2)
+    cv2.circle(picture, (215, 40), 6, 40, -1)
+    for k in range(14):
+        cv2.circle(picture, (round(x0 + k * step), 28), radius, 70, 1)
+    track = find_track(picture.astype(np.float32))
+    assert track is not None
+    assert abs(track.y - 28) <= 1
+    assert abs(track.step - step) <= 0.03 * step
+    assert abs(track.x0 - x0) <= 1.5
