@@ -143,18 +143,23 @@ def _angle_apart(a: float, b: float) -> float:
     return min(d, np.pi - d)
 
 
-def orientation(strength: NDArray[np.float32]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
-    """Each pixel's line angle (0 to pi, the angle of the line's normal, as
+def orientation(
+    strength: NDArray[np.float32], where: NDArray[np.bool_]
+) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """Each line pixel's angle (0 to pi, the angle of the line's normal, as
     Hough measures it) and how clearly it is a line (structure tensor
-    coherence, 0 to 1)."""
+    coherence, 0 to 1), at the pixels ``where`` (0 elsewhere: a fifth of a
+    photo's pixels are on a line, and the angles cost more than the tensor)."""
     gx = cv2.Sobel(strength, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(strength, cv2.CV_32F, 0, 1, ksize=3)
-    jxx = cv2.GaussianBlur(gx * gx, (0, 0), 2.0)
-    jyy = cv2.GaussianBlur(gy * gy, (0, 0), 2.0)
-    jxy = cv2.GaussianBlur(gx * gy, (0, 0), 2.0)
-    normal = (0.5 * np.arctan2(2 * jxy, jxx - jyy)) % np.pi
-    coherence = np.sqrt((jxx - jyy) ** 2 + 4 * jxy**2) / (jxx + jyy + 1e-9)
-    return normal.astype(np.float32), coherence.astype(np.float32)
+    jxx = cv2.GaussianBlur(gx * gx, (0, 0), 2.0)[where]
+    jyy = cv2.GaussianBlur(gy * gy, (0, 0), 2.0)[where]
+    jxy = cv2.GaussianBlur(gx * gy, (0, 0), 2.0)[where]
+    normal = np.zeros(strength.shape, np.float32)
+    coherence = np.zeros(strength.shape, np.float32)
+    normal[where] = (0.5 * np.arctan2(2 * jxy, jxx - jyy)) % np.pi
+    coherence[where] = np.sqrt((jxx - jyy) ** 2 + 4 * jxy**2) / (jxx + jyy + 1e-9)
+    return normal, coherence
 
 
 def _modes(lines: NDArray[np.float64], weight: NDArray[np.float64]) -> list[tuple[NDArray[np.float64], bool]]:
@@ -233,7 +238,7 @@ class Families:
     def __init__(self, strength: NDArray[np.float32]) -> None:
         self.strength = strength
         on = strength > LINE_ON
-        normal, coherence = orientation(strength)
+        normal, coherence = orientation(strength, on)
         on &= coherence > 0.5
         self.min_votes = max(30, min(strength.shape) // 10)
         self.window = max(15, min(strength.shape) // 16)
