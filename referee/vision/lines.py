@@ -243,7 +243,8 @@ class Families:
         self.min_votes = max(30, min(strength.shape) // 10)
         self.window = max(15, min(strength.shape) // 16)
         self.dirs = _directions(normal[on].astype(np.float64), strength[on].astype(np.float64))
-        self._on, self._normal = on, normal
+        self._at = np.flatnonzero(on)
+        self._normal = normal.ravel()[self._at]
         self._near: dict[int, NDArray[np.bool_]] = {}
         self._made: dict[tuple[int, int], list[tuple[Family, Family]]] = {}
 
@@ -251,7 +252,9 @@ class Families:
         """The line pixels within ``SPREAD`` of main angle ``k`` (made when first asked for)."""
         if k not in self._near:
             off = np.abs((self._normal - self.dirs[k] + np.pi / 2) % np.pi - np.pi / 2)
-            self._near[k] = self._on & (off < SPREAD)
+            near = np.zeros(self.strength.size, bool)
+            near[self._at[off < SPREAD]] = True
+            self._near[k] = near.reshape(self.strength.shape)
         return self._near[k]
 
     def _pair(self, i: int, j: int) -> list[tuple[Family, Family]]:
