@@ -85,32 +85,34 @@ def _fit(
 
 def _line_offsets(
     dark: NDArray[np.float32], vertical: bool
-) -> tuple[list[float], list[float], list[float], list[float]]:
-    """Offsets of each grid line in each band: (along, across, offset, weight)."""
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """Offsets of each grid line in each band: (along, across, offset, weight),
+    all bands and lines at once."""
     m = MARGIN * S
     img = dark if vertical else dark.T
-    xs, ys, ds, ws = [], [], [], []
-    for band in range(SIZE):
-        y0, y1 = round(m + band * S + 3), round(m + (band + 1) * S - 3)
-        strip = img[y0:y1]
-        for k in range(SIZE + 1):
-            x = round(m + k * S)
-            prof = strip[:, x - SEARCH : x + SEARCH + 1].mean(axis=0)
-            i = int(np.argmax(prof))
-            peak = float(prof[i])
-            # a grid line is a ridge, paper on both sides of it; the pad's
-            # dark frame is dark on one side all the way, and is not a line
-            base = float(max(prof[0], prof[-1], np.median(prof)))
-            off = float(i - SEARCH)
-            if 0 < i < len(prof) - 1:
-                den = prof[i - 1] - 2 * peak + prof[i + 1]
-                if den < 0:
-                    off += 0.5 * float(prof[i - 1] - prof[i + 1]) / float(den)
-            xs.append(float(x))
-            ys.append((y0 + y1) / 2)
-            ds.append(off)
-            ws.append(max(0.0, peak - base) if abs(off) < SEARCH - 0.5 else 0.0)
-    return xs, ys, ds, ws
+    y0 = np.array([round(m + band * S + 3) for band in range(SIZE)])
+    y1 = np.array([round(m + (band + 1) * S - 3) for band in range(SIZE)])
+    x = np.array([round(m + k * S) for k in range(SIZE + 1)])
+    rows = y0[:, None] + np.arange(int((y1 - y0).max()))[None, :]  # every band is as tall
+    cols = x[:, None] + np.arange(-SEARCH, SEARCH + 1)[None, :]
+    prof = img[rows][:, :, cols].mean(axis=1)  # band, line, across the line
+    i = prof.argmax(axis=2)
+    at = np.indices(i.shape)
+    peak = prof[at[0], at[1], i]
+    # a grid line is a ridge, paper on both sides of it; the pad's
+    # dark frame is dark on one side all the way, and is not a line
+    base = np.maximum(np.maximum(prof[..., 0], prof[..., -1]), np.median(prof, axis=2)).astype(np.float64)
+    off = (i - SEARCH).astype(np.float64)
+    inner = (i > 0) & (i < prof.shape[2] - 1)
+    before = prof[at[0], at[1], np.clip(i - 1, 0, None)]
+    after = prof[at[0], at[1], np.clip(i + 1, None, prof.shape[2] - 1)]
+    den = before - 2 * peak + after
+    bend = inner & (den < 0)
+    off[bend] += 0.5 * (before - after)[bend].astype(np.float64) / den[bend].astype(np.float64)
+    weight = np.where(np.abs(off) < SEARCH - 0.5, np.maximum(0.0, peak.astype(np.float64) - base), 0.0)
+    along = np.broadcast_to(x[None, :], i.shape).astype(np.float64)
+    across = np.broadcast_to(((y0 + y1) / 2)[:, None], i.shape).astype(np.float64)
+    return along.ravel(), across.ravel(), off.ravel(), weight.ravel()
 
 
 def rectify(rgb: NDArray[np.uint8], corners: NDArray[np.float32], local: bool = True) -> Rectified:
