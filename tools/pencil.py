@@ -377,6 +377,17 @@ class Hand:
             ink.line(out, width, alpha)
 
 
+def _simplified(rng: np.random.Generator, glyph: Glyph) -> Glyph:
+    """An icon as a player may draw it with fewer strokes: stalks without
+    their ears, a house without its door. Players draw icons their own way,
+    and the classifier should know an icon by its main strokes, not by the
+    one detail our icon sets happen to have."""
+    if len(glyph) < 3:
+        return glyph
+    kept = [glyph[0]] + [s for s in glyph[1:] if rng.random() > 0.35]
+    return kept if len(kept) >= 2 else glyph[:2]
+
+
 def mark_sheet(
     rng: np.random.Generator,
     sheet: Image.Image,
@@ -419,6 +430,8 @@ def mark_sheet(
         for code in variants:
             picked = rng.choice(len(sets), size=int(rng.integers(1, 3)), replace=False)
             variants[code] = [sets[int(i)][code] for i in picked]
+    if glyphs != "letters" and rng.random() < 0.5:
+        variants = {code: [_simplified(rng, g) for g in options] for code, options in variants.items()}
     gx, gy = origin[0] * u, origin[1] * u
     angles = {k: rng.uniform(0, math.pi) for k in PIGMENTS}
     main_fill = str(rng.choice(FILLS, p=[0.45, 0.15, 0.15, 0.1, 0.15]))

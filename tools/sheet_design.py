@@ -61,7 +61,7 @@ INKS: dict[str, list[RGB]] = {
 """Line colours of the printed sheet."""
 ORNAMENTS = ("plain", "double", "dots", "studs", "rules", "rope", "checker")
 MOUNTAINS = ("peaks2", "peak1", "peaks3", "solid", "hills")
-RUINS = ("arch", "temple", "wall", "dome")
+RUINS = ("arch", "temple", "wall", "dome", "composed")
 WASTES = ("hatch", "solid", "crosshatch", "stipple")
 
 HOLDOUT: dict[str, frozenset[str]] = {
@@ -150,6 +150,10 @@ class Design:
     ruins_fade: float = 0.0
     """How far the printed ruins' ink is lightened towards the paper: pads
     print them in a faint grey as often as in the lines' ink."""
+    ruins_width: float = 0.035
+    """Width of the printed ruins' strokes."""
+    ruins_parts: tuple[tuple[str, tuple[float, ...]], ...] = ()
+    """The ``composed`` ruins' own picture (see ``compose_ruins``)."""
 
     def coin_centres(self) -> list[tuple[float, float]]:
         return [(self.coin_x0 + k * self.coin_step, self.coin_y) for k in range(render.COINS)]
@@ -331,6 +335,8 @@ def pad_design(rng: np.random.Generator, designs: str) -> Design:
         font=str(rng.choice(["serif", "serif_bold", "sans_bold", "default"])),
         holdout=tuple(held),
         ruins_fade=float(rng.uniform(0.2, 0.65)) if rng.random() < 0.5 else 0.0,
+        ruins_width=float(rng.uniform(0.02, 0.06)),
+        ruins_parts=compose_ruins(rng),
     )
 
 
@@ -433,13 +439,55 @@ def _mountain(draw: ImageDraw.ImageDraw, d: Design, x: float, y: float, u: float
             )
 
 
+def compose_ruins(rng: np.random.Generator) -> tuple[tuple[str, tuple[float, ...]], ...]:
+    """A ruins picture of its own, built from the pieces of a ruin: columns
+    standing and broken, an arch, a lintel, fallen blocks, a ground line.
+
+    Pads print ruins as a small picture that differs from one printing and
+    one expansion to the next. A few fixed pictures would teach the cell
+    classifier those pictures, so that a new one reads as a tree or a house;
+    pictures composed at random teach it that a thin printed drawing on a
+    ruins space is the print, whatever it shows. Coordinates are in the
+    picture's own unit box."""
+    parts: list[tuple[str, tuple[float, ...]]] = []
+    n = int(rng.integers(1, 4))
+    xs = np.sort(rng.uniform(0.05, 0.95, n)) if n > 1 else np.array([rng.uniform(0.2, 0.8)])
+    tops = rng.uniform(0.05, 0.6, n)
+    for cx, top in zip(xs, tops, strict=True):
+        parts.append(("line", (float(cx), float(top), float(cx + rng.normal(0, 0.03)), 0.9)))
+    if n > 1 and rng.random() < 0.6:
+        a, b = float(xs[0]), float(xs[-1])
+        top = float(min(tops))
+        parts.append(("arc", (a, top - 0.05, b, top + (b - a) * rng.uniform(0.4, 0.9), 180.0, float(rng.uniform(250, 360)))))
+    if rng.random() < 0.4:
+        yy = float(rng.uniform(0.05, 0.4))
+        parts.append(("line", (float(rng.uniform(0.0, 0.3)), yy, float(rng.uniform(0.6, 1.0)), yy + rng.normal(0, 0.05))))
+    for _ in range(int(rng.integers(0, 3))):
+        bx, by, bw = float(rng.uniform(0.0, 0.8)), float(rng.uniform(0.6, 0.8)), float(rng.uniform(0.1, 0.25))
+        parts.append(("box", (bx, by, bx + bw, by + bw * rng.uniform(0.5, 1.0))))
+    if rng.random() < 0.6:
+        parts.append(("line", (-0.1, 0.9, 1.1, 0.9)))
+    if rng.random() < 0.3:
+        parts.append(("line", (float(rng.uniform(0.4, 0.9)), 0.88, float(rng.uniform(0.6, 1.1)), float(rng.uniform(0.5, 0.75)))))
+    return tuple(parts)
+
+
 def _ruins(draw: ImageDraw.ImageDraw, d: Design, x: float, y: float, u: float) -> None:
     s = d.ruins_size * u
     x0 = x + (u - s) / 2
     y0 = y + (u - s) / 2 if d.ruins_centred else y + 0.08 * u
     ink = tuple(round(i + (p - i) * d.ruins_fade) for i, p in zip(d.ink, d.paper, strict=True))
-    lw = _w(u, 0.035)
-    if d.ruins == "arch":
+    lw = _w(u, d.ruins_width)
+    if d.ruins == "composed":
+        for kind, v in d.ruins_parts:
+            box = [x0 + v[0] * s, y0 + v[1] * s, x0 + v[2] * s, y0 + v[3] * s]
+            if kind == "line":
+                draw.line(box, fill=ink, width=lw)
+            elif kind == "box":
+                draw.rectangle(box, outline=ink, width=lw)
+            else:
+                draw.arc(box, v[4], v[5], fill=ink, width=lw)
+    elif d.ruins == "arch":
         left, right, top, foot = x0, x0 + s, y0, y0 + s * 0.8
         draw.line([(left, foot), (left, top + 0.25 * s)], fill=ink, width=lw)
         draw.line([(right, foot), (right, top + 0.4 * s)], fill=ink, width=lw)

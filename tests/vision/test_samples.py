@@ -77,3 +77,32 @@ def test_the_same_seed_gives_the_same_bytes(tmp_path: Path) -> None:
         _sample(out, 0, 4242)
     assert (a / "000.jpg").read_bytes() == (b / "000.jpg").read_bytes()
     assert (a / "000.json").read_text() == (b / "000.json").read_text()
+
+
+def test_composed_ruins_are_pictures_of_their_own() -> None:
+    """Each design composes its own ruins picture inside the ruins' box, so
+    the classifier learns that a printed picture on a ruins space is the
+    print whatever it shows."""
+    import numpy as np
+    import sheet_design
+
+    pictures = {sheet_design.compose_ruins(np.random.default_rng(seed)) for seed in range(40)}
+    assert len(pictures) == 40
+    for picture in pictures:
+        assert picture
+        for kind, v in picture:
+            assert kind in ("line", "box", "arc")
+            assert all(-0.2 <= t <= 1.2 for t in v[:4])
+            if kind != "line":
+                assert v[0] <= v[2] and v[1] <= v[3]
+
+
+def test_a_player_may_draw_icons_with_fewer_strokes() -> None:
+    import numpy as np
+    import pencil
+
+    stalks = pencil.ICON_SETS["drawn"]["A"]
+    drawn = [pencil._simplified(np.random.default_rng(seed), stalks) for seed in range(30)]
+    assert all(2 <= len(g) <= len(stalks) and g[0] == stalks[0] for g in drawn)
+    assert any(len(g) < len(stalks) for g in drawn)
+    assert pencil._simplified(np.random.default_rng(0), pencil.X_MARK) == pencil.X_MARK
