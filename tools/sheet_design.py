@@ -458,17 +458,20 @@ def compose_ruins(rng: np.random.Generator) -> tuple[tuple[str, tuple[float, ...
     if n > 1 and rng.random() < 0.6:
         a, b = float(xs[0]), float(xs[-1])
         top = float(min(tops))
-        parts.append(("arc", (a, top - 0.05, b, top + (b - a) * rng.uniform(0.4, 0.9), 180.0, float(rng.uniform(250, 360)))))
+        rise = top + (b - a) * rng.uniform(0.4, 0.9)
+        parts.append(("arc", (a, top - 0.05, b, rise, 180.0, float(rng.uniform(250, 360)))))
     if rng.random() < 0.4:
         yy = float(rng.uniform(0.05, 0.4))
-        parts.append(("line", (float(rng.uniform(0.0, 0.3)), yy, float(rng.uniform(0.6, 1.0)), yy + rng.normal(0, 0.05))))
+        x0, x1 = float(rng.uniform(0.0, 0.3)), float(rng.uniform(0.6, 1.0))
+        parts.append(("line", (x0, yy, x1, yy + rng.normal(0, 0.05))))
     for _ in range(int(rng.integers(0, 3))):
         bx, by, bw = float(rng.uniform(0.0, 0.8)), float(rng.uniform(0.6, 0.8)), float(rng.uniform(0.1, 0.25))
         parts.append(("box", (bx, by, bx + bw, by + bw * rng.uniform(0.5, 1.0))))
     if rng.random() < 0.6:
         parts.append(("line", (-0.1, 0.9, 1.1, 0.9)))
     if rng.random() < 0.3:
-        parts.append(("line", (float(rng.uniform(0.4, 0.9)), 0.88, float(rng.uniform(0.6, 1.1)), float(rng.uniform(0.5, 0.75)))))
+        x0, x1, y1 = float(rng.uniform(0.4, 0.9)), float(rng.uniform(0.6, 1.1)), float(rng.uniform(0.5, 0.75))
+        parts.append(("line", (x0, 0.88, x1, y1)))
     return tuple(parts)
 
 
