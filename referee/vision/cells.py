@@ -169,6 +169,52 @@ def _strokes(common: NDArray[np.float32]) -> NDArray[np.float32]:
     return np.concatenate([hist / (energy + 1.0), np.log1p(energy)], axis=1).astype(np.float32)
 
 
+RUIN_POOL = 8
+"""Pixels per block when a ruins space is compared with the sheet's plainest one."""
+
+
+def _ruins_context_width() -> int:
+    """Features ``_ruins_context`` gives each space."""
+    return 6 + 2 * (INNER // RUIN_POOL) ** 2
+
+
+def _ruins_context(
+    total: NDArray[np.float32], common: NDArray[np.float32], colour: NDArray[np.float32], side: MapSide
+) -> NDArray[np.float32]:
+    """How each ruins space differs from the sheet's plainest ruins space.
+
+    Every ruins space of a sheet carries the same printed picture, and pads
+    print different pictures, so a picture the network never saw may read
+    as a tree or a house drawn in pencil. What a player drew on a ruins
+    space is what it has beyond the ruins space with the least ink (often
+    an empty one, showing the print alone). So each ruins space gets that
+    plainest one's ink, its colour and graphite, and where and how much it
+    has more; every other space gets zeros."""
+    k = total.shape[0]
+    out = np.zeros((k, _ruins_context_width()), np.float32)
+    idx = [r * SIZE + c for r, c in side.ruins]
+    if len(idx) < 2:
+        return out
+    ink = total[idx].mean(axis=(1, 2))
+    ref = idx[int(np.argmin(ink))]
+    for i in idx:
+        out[i] = np.concatenate(
+            [
+                [
+                    total[ref].mean(),
+                    common[ref].mean(),
+                    colour[ref],
+                    total[i].mean() - total[ref].mean(),
+                    common[i].mean() - common[ref].mean(),
+                    colour[i] - colour[ref],
+                ],
+                _pool(np.clip(common[i : i + 1] - common[ref], 0.0, None), RUIN_POOL)[0],
+                _pool(np.clip(total[i : i + 1] - total[ref], 0.0, None) / 3, RUIN_POOL)[0],
+            ]
+        )
+    return out
+
+
 def features(light: NDArray[np.float32], side: MapSide) -> NDArray[np.float32]:
     """One row of features per square, row by row from the top left."""
     taken = np.clip(1.0 - _cells(light), 0.0, 1.0)
@@ -228,6 +274,7 @@ def features(light: NDArray[np.float32], side: MapSide) -> NDArray[np.float32]:
             stats,
             np.broadcast_to(sheet * 4, (k, len(sheet))),
             ruins[:, None],
+            _ruins_context(total, common, colour, side) * 4,
         ],
         axis=1,
     ).astype(np.float32)

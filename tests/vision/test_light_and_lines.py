@@ -146,3 +146,35 @@ def test_mottled_paper_is_bare_and_a_dark_fill_stays_dark() -> None:
     bare = np.delete(taken, fill)
     assert float(np.percentile(bare, 90)) < cells.INKED
     assert taken[fill] > 1.2
+
+
+def test_a_ruins_space_is_compared_with_the_plainest_one() -> None:
+    """Every ruins space carries the same print; the one with a drawing on
+    top differs from the plainest one there and nowhere else, and spaces
+    that are not ruins get nothing."""
+    from referee.rules.data import map_sides
+
+    side = map_sides()["A"]
+    n = round((SIZE + 2 * MARGIN) * S)
+    light = np.ones((n, n, 3), np.float32)
+    m = round(MARGIN * S)
+    drawn = sorted(side.ruins)[2]
+    for r, c in side.ruins:
+        y0, x0 = m + r * S, m + c * S
+        light[y0 + 8 : y0 + 12, x0 + 6 : x0 + 26] = 0.4  # the printed picture's lintel
+        if (r, c) == drawn:
+            light[y0 + 16 : y0 + 26, x0 + 14 : x0 + 24] = 0.3  # a player's mark below it
+    x = cells.features(light, side)
+    context = x[:, -cells._ruins_context_width() :]
+    ruins = {r * SIZE + c for r, c in side.ruins}
+    for i in range(SIZE * SIZE):
+        if i not in ruins:
+            assert not context[i].any()
+    d = drawn[0] * SIZE + drawn[1]
+    plain = [i for i in ruins if i != d]
+    extra = context[:, 6:]
+    assert extra[d].sum() > 1.0
+    assert all(extra[i].sum() < 1e-6 for i in plain)
+    # the plainest one's ink is the same for every ruins space: the print
+    assert np.allclose(context[sorted(ruins)][:, 0], context[d, 0])
+    assert context[d, 0] > 0
