@@ -173,9 +173,8 @@ RUIN_POOL = 8
 """Pixels per block when a ruins space is compared with the sheet's plainest one."""
 
 
-def _ruins_context_width() -> int:
-    """Features ``_ruins_context`` gives each space."""
-    return 6 + 2 * (INNER // RUIN_POOL) ** 2
+RUINS_CONTEXT = 6 + 2 * (INNER // RUIN_POOL) ** 2
+"""Features ``_ruins_context`` gives each space."""
 
 
 def _ruins_context(
@@ -191,7 +190,7 @@ def _ruins_context(
     plainest one's ink, its colour and graphite, and where and how much it
     has more; every other space gets zeros."""
     k = total.shape[0]
-    out = np.zeros((k, _ruins_context_width()), np.float32)
+    out = np.zeros((k, RUINS_CONTEXT), np.float32)
     idx = [r * SIZE + c for r, c in side.ruins]
     if len(idx) < 2:
         return out

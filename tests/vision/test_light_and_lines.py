@@ -165,7 +165,7 @@ def test_a_ruins_space_is_compared_with_the_plainest_one() -> None:
         if (r, c) == drawn:
             light[y0 + 16 : y0 + 26, x0 + 14 : x0 + 24] = 0.3  # a player's mark below it
     x = cells.features(light, side)
-    context = x[:, -cells._ruins_context_width() :]
+    context = x[:, -cells.RUINS_CONTEXT :]
     ruins = {r * SIZE + c for r, c in side.ruins}
     for i in range(SIZE * SIZE):
         if i not in ruins:
