@@ -7,7 +7,8 @@ through a paper grain, the way pencil catches on the paper's tooth.
   yellow, water blue, monster violet, hero orange; each square hatched,
   cross-hatched, scribbled, outlined and half filled, or shaded solid, at a
   pressure and coverage of its own, strokes spilling over the grid lines;
-  sometimes a small graphite doodle on top.
+  sometimes a small graphite mark on top (an icon, a season's number, a
+  coin's ring).
 - Graphite (style ``graphite``): the letters F V A W M H in a handwriting of
   the sample's own (slant, size, stroke width, wobble, shapes of letters), or
   small icons (tree, house, wheat, waves, monster face, hero) from one of
@@ -377,6 +378,19 @@ class Hand:
             ink.line(out, width, alpha)
 
 
+def _doodle(rng: np.random.Generator) -> Glyph:
+    """A small graphite mark a player leaves on a coloured square: a tiny
+    icon of the terrain, the season's number by the shape drawn in it, or a
+    ring for the coin it earned. None of them is a destroyed space's X."""
+    kind = rng.random()
+    if kind < 0.5:
+        icons = ICON_SETS[str(rng.choice(["rulebook", "drawn"]))]
+        return icons[str(rng.choice(list("FVAWMH")))]
+    if kind < 0.8:
+        return DIGITS[str(rng.choice(["1", "2", "3", "4"]))]
+    return [_circle(0.5, 0.5, float(rng.uniform(0.2, 0.4)))]
+
+
 def _simplified(rng: np.random.Generator, glyph: Glyph) -> Glyph:
     """An icon as a player may draw it with fewer strokes: stalks without
     their ears, a house without its door. Players draw icons their own way,
@@ -442,8 +456,8 @@ def mark_sheet(
             x, y = gx + c * u, gy + r * u
             if style == "color":
                 colour = code if code in PIGMENTS else None
-                if (r, c) in under:
-                    colour = str(rng.choice(list("FVAW")))
+                if (r, c) in under:  # a space destroyed after it was filled, whatever with
+                    colour = str(rng.choice(list(PIGMENTS)))
                 if colour:
                     mode = main_fill if rng.random() < 0.8 else str(rng.choice(FILLS))
                     cover = rng.uniform(0.55, 1.0)
@@ -459,10 +473,7 @@ def mark_sheet(
                         pressure * rng.uniform(0.8, 1.1),
                     )
                     if rng.random() < doodles:
-                        icons = ICON_SETS[str(rng.choice(["rulebook", "drawn"]))]
-                        hand.write(
-                            graphite, rng, icons[str(rng.choice(list("FVAWMH")))], x, y, u, (0.25, 0.4)
-                        )
+                        hand.write(graphite, rng, _doodle(rng), x, y, u, (0.2, 0.4))
             elif code in PIGMENTS:
                 options = variants[code]
                 hand.write(graphite, rng, options[int(rng.integers(len(options)))], x, y, u)

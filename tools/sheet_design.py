@@ -154,6 +154,15 @@ class Design:
     """Width of the printed ruins' strokes."""
     ruins_parts: tuple[tuple[str, tuple[float, ...]], ...] = ()
     """The ``composed`` ruins' own picture (see ``compose_ruins``)."""
+    ruins_grey: bool = False
+    """The ruins are printed in a neutral grey instead of the lines' ink: on
+    a cream or yellowed paper a grey print takes away more red than blue,
+    so once the paper is made white it has a colour of its own."""
+    ruins_ground: float = 0.0
+    """How far the ruins space's whole ground is printed towards the ruins'
+    ink (0: bare paper). Pads set printed spaces apart with a shaded ground
+    as often as with a picture alone, so an empty ruins space may be a
+    little darker all over than the bare squares around it."""
 
     def coin_centres(self) -> list[tuple[float, float]]:
         return [(self.coin_x0 + k * self.coin_step, self.coin_y) for k in range(render.COINS)]
@@ -337,6 +346,8 @@ def pad_design(rng: np.random.Generator, designs: str) -> Design:
         ruins_fade=float(rng.uniform(0.2, 0.65)) if rng.random() < 0.5 else 0.0,
         ruins_width=float(rng.uniform(0.02, 0.06)),
         ruins_parts=compose_ruins(rng),
+        ruins_grey=bool(rng.random() < 0.35),
+        ruins_ground=float(rng.uniform(0.03, 0.25)) if rng.random() < 0.4 else 0.0,
     )
 
 
@@ -479,7 +490,11 @@ def _ruins(draw: ImageDraw.ImageDraw, d: Design, x: float, y: float, u: float) -
     s = d.ruins_size * u
     x0 = x + (u - s) / 2
     y0 = y + (u - s) / 2 if d.ruins_centred else y + 0.08 * u
-    ink = tuple(round(i + (p - i) * d.ruins_fade) for i, p in zip(d.ink, d.paper, strict=True))
+    base = (round(sum(d.ink) / 3),) * 3 if d.ruins_grey else d.ink
+    if d.ruins_ground:
+        ground = tuple(round(p + (i - p) * d.ruins_ground) for i, p in zip(base, d.paper, strict=True))
+        draw.rectangle([x, y, x + u, y + u], fill=ground)
+    ink = tuple(round(i + (p - i) * d.ruins_fade) for i, p in zip(base, d.paper, strict=True))
     lw = _w(u, d.ruins_width)
     if d.ruins == "composed":
         for kind, v in d.ruins_parts:
