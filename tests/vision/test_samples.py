@@ -106,3 +106,38 @@ def test_a_player_may_draw_icons_with_fewer_strokes() -> None:
     assert all(2 <= len(g) <= len(stalks) and g[0] == stalks[0] for g in drawn)
     assert any(len(g) < len(stalks) for g in drawn)
     assert pencil._simplified(np.random.default_rng(0), pencil.X_MARK) == pencil.X_MARK
+
+
+def test_a_pad_may_shade_its_ruins_spaces_in_grey() -> None:
+    """An empty ruins space may be printed darker all over than a bare
+    square, and its picture in a neutral grey on a tinted paper: the
+    classifier must see such prints as the print, not as a drawn forest."""
+    import numpy as np
+    import sheet_design
+
+    designs = [sheet_design.pad_design(np.random.default_rng(seed), "train") for seed in range(60)]
+    assert any(d.ruins_grey for d in designs) and not all(d.ruins_grey for d in designs)
+    shaded = [d for d in designs if d.ruins_ground]
+    assert shaded and len(shaded) < len(designs)
+    d = next(d for d in shaded if d.ruins_grey and d.paper_family in ("cream", "yellowed", "parchment"))
+    side = map_sides()["A"]
+    u = 40
+    sheet = np.asarray(sheet_design.draw_pad(d, side, u), np.float32)
+    r, c = sorted(side.ruins)[0]
+    x, y = round((d.grid_x + c) * u), round((d.grid_y + r) * u)
+    corner = sheet[y + 3 : y + 8, x + 3 : x + 8].reshape(-1, 3).mean(axis=0)  # ground, not picture
+    paper = np.array(d.paper, np.float32)
+    assert (corner < paper - 1).all()
+    # a grey ground on a tinted paper takes away more red than blue, relative to the paper
+    taken = 1 - corner / paper
+    assert taken[2] < taken[0]
+
+
+def test_a_coloured_squares_small_mark_is_never_an_x() -> None:
+    import numpy as np
+    import pencil
+
+    marks = [pencil._doodle(np.random.default_rng(seed)) for seed in range(60)]
+    assert pencil.X_MARK not in marks
+    assert any(m in pencil.DIGITS.values() for m in marks)
+    assert any(len(m) == 1 and len(m[0]) == 15 for m in marks)  # a ring
