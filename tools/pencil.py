@@ -378,6 +378,12 @@ class Hand:
             ink.line(out, width, alpha)
 
 
+def _grounded(rng: np.random.Generator, glyph: Glyph) -> Glyph:
+    """An icon standing on a ground line drawn under it."""
+    y = float(rng.uniform(0.9, 0.98))
+    return [*glyph, [(float(rng.uniform(0.05, 0.2)), y), (float(rng.uniform(0.8, 0.95)), y)]]
+
+
 def _doodle(rng: np.random.Generator) -> Glyph:
     """A small graphite mark a player leaves on a coloured square: a tiny
     icon of the terrain, the season's number by the shape drawn in it, or a
@@ -446,6 +452,10 @@ def mark_sheet(
             variants[code] = [sets[int(i)][code] for i in picked]
     if glyphs != "letters" and rng.random() < 0.5:
         variants = {code: [_simplified(rng, g) for g in options] for code, options in variants.items()}
+    if glyphs != "letters" and rng.random() < 0.4:
+        # some players stand their icons on the ground: stalks on a furrow, a tree on a hill
+        for code in rng.choice(list(variants), size=int(rng.integers(1, 4)), replace=False):
+            variants[str(code)] = [_grounded(rng, g) for g in variants[str(code)]]
     gx, gy = origin[0] * u, origin[1] * u
     angles = {k: rng.uniform(0, math.pi) for k in PIGMENTS}
     main_fill = str(rng.choice(FILLS, p=[0.45, 0.15, 0.15, 0.1, 0.15]))

@@ -141,3 +141,14 @@ def test_a_coloured_squares_small_mark_is_never_an_x() -> None:
     assert pencil.X_MARK not in marks
     assert any(m in pencil.DIGITS.values() for m in marks)
     assert any(len(m) == 1 and len(m[0]) == 15 for m in marks)  # a ring
+
+
+def test_a_player_may_stand_icons_on_a_ground_line() -> None:
+    import numpy as np
+    import pencil
+
+    tree = pencil.ICON_SETS["drawn"]["F"]
+    grounded = pencil._grounded(np.random.default_rng(1), tree)
+    assert grounded[:-1] == tree
+    (x0, y0), (x1, y1) = grounded[-1]
+    assert y0 == y1 >= 0.9 and x1 - x0 >= 0.6
