@@ -9,14 +9,18 @@ the truth (``corners_px``, or ``corners`` in the older truth files such as
 the orientation stage, and a wrong turn never teaches it a wrong label. Then it
 fits a small network (ReLU hidden layers, softmax out) with Adam, in numpy,
 weighting rare codes (heroes, monsters, destroyed spaces) up so that they
-are not sacrificed to the common ones.
+are not sacrificed to the common ones. ``--members N`` fits N such networks
+alike, each from its own seed, and ships them together: the reader reads
+their mean (``cells.ensemble``). ``--member FILE`` hands it a network it
+already fitted alike (with ``--no-refit``), so that members can be fitted
+one at a time, or side by side, and joined at the end.
 
 Confidence: a tenth of the photos is held out, and the softmax temperature
 is chosen on it so that about ``--right-doubtful`` of the squares read right
 fall under the reader's ``DOUBTFUL`` threshold (never sharper than the
 temperature that best fits the held-out squares). Most wrong squares then
 fall under it too; the script prints both shares. The final weights are
-trained on all photos with that temperature.
+trained on all photos with that temperature, unless ``--no-refit``.
 
 Never train on a set that is measured: the committed ``sample_sheets`` (seed
 5) and the bench sets (seeds 2000 and 4000) stay out. Usage::
@@ -43,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's 
 from referee.rules import terrain  # noqa: E402
 from referee.rules.data import map_sides  # noqa: E402
 from referee.rules.geometry import SIZE  # noqa: E402
-from referee.vision.cells import CLASSES, even_light, features, forward  # noqa: E402
+from referee.vision.cells import CLASSES, ensemble, even_light, features, members  # noqa: E402
 from referee.vision.errors import VisionError  # noqa: E402
 from referee.vision.load import load_photo  # noqa: E402
 from referee.vision.reader import DOUBTFUL  # noqa: E402
@@ -156,11 +160,13 @@ def train(
     return {k: np.asarray(a, np.float32) for k, a in out.items()}
 
 
-def read(w: Weights, x: np.ndarray, printed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def read(
+    nets: list[Weights], x: np.ndarray, printed: np.ndarray, temperature: float = 1.0
+) -> tuple[np.ndarray, np.ndarray]:
     """Codes and confidences the way the reader decides them: a printed square
     is its printed code, any other square the likeliest drawn code, its
     probability renormalised over the drawn codes."""
-    probs = forward(x.astype(np.float32), w)
+    probs = ensemble(x.astype(np.float32), nets, temperature)
     pick = np.where(printed >= 0, printed, 0)
     drawn = probs[:, DRAWN] / np.maximum(probs[:, DRAWN].sum(1, keepdims=True), 1e-6)
     k = drawn.argmax(1)
@@ -169,27 +175,31 @@ def read(w: Weights, x: np.ndarray, printed: np.ndarray) -> tuple[np.ndarray, np
     return codes, conf
 
 
-def calibrate(w: Weights, x: np.ndarray, y: np.ndarray, printed: np.ndarray, right_doubtful: float) -> float:
+def calibrate(
+    nets: list[Weights], x: np.ndarray, y: np.ndarray, printed: np.ndarray, right_doubtful: float
+) -> float:
     """The temperature: the best fit to held-out squares, softened until about
     ``right_doubtful`` of the right ones are doubtful."""
 
     def nll(temp: float) -> float:
-        probs = forward(x.astype(np.float32), {**w, "temperature": np.float32(temp)})
+        probs = ensemble(x.astype(np.float32), nets, temp)
         return float(-np.log(np.maximum(probs[np.arange(len(y)), y], 1e-9)).mean())
 
     temps = np.exp(np.linspace(np.log(0.5), np.log(8.0), 40))
     fit = float(temps[int(np.argmin([nll(t) for t in temps]))])
     best = fit
     for temp in temps[temps >= fit]:
-        codes, conf = read({**w, "temperature": np.float32(temp)}, x, printed)
+        codes, conf = read(nets, x, printed, float(temp))
         if np.mean(conf[codes == y] < DOUBTFUL) > right_doubtful:
             break
         best = float(temp)
     return best
 
 
-def report(w: Weights, x: np.ndarray, y: np.ndarray, printed: np.ndarray, label: str) -> None:
-    codes, conf = read(w, x, printed)
+def report(
+    nets: list[Weights], x: np.ndarray, y: np.ndarray, printed: np.ndarray, label: str, temp: float = 1.0
+) -> None:
+    codes, conf = read(nets, x, printed, temp)
     right = codes == y
     print(
         f"{label}: square accuracy {right.mean():.4%}; doubtful: {np.mean(conf[~right] < DOUBTFUL):.1%} "
@@ -208,6 +218,19 @@ def main() -> None:
     ap.add_argument("--balance", type=float, default=0.5, help="class weight = (most common / count) ** this")
     ap.add_argument("--right-doubtful", type=float, default=0.01)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument(
+        "--members",
+        type=int,
+        default=1,
+        help="networks in the ensemble, each trained alike from its own seed (seed, seed + 1, ...)",
+    )
+    ap.add_argument(
+        "--member",
+        type=Path,
+        action="append",
+        default=[],
+        help="a network this script already trained alike, with --no-refit, to take the next member's place",
+    )
     ap.add_argument("--cache", type=Path, default=None, help="keep extracted features here")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes for reading the photos")
     ap.add_argument("--batch", type=int, default=256, help="squares per Adam step")
@@ -219,6 +242,8 @@ def main() -> None:
         "instead of training again on everything",
     )
     args = ap.parse_args()
+    if args.member and args.refit:
+        ap.error("--member takes a network trained without the held-out tenth: add --no-refit")
     cv2.setNumThreads(1)
     if args.cache:
         args.cache = args.cache.with_suffix(".npz")  # numpy adds the suffix when it saves
@@ -237,13 +262,27 @@ def main() -> None:
     counts = np.bincount(y, minlength=len(CLASSES)).tolist()
     print(f"{len(x)} squares; codes {dict(zip(CLASSES, counts, strict=True))}")
     hold = photo % 10 == 0
-    w = train(x[~hold], y[~hold], args.hidden, args.layers, args.epochs, args.seed, args.balance, args.batch)
-    report(w, x[hold], y[hold], printed[hold], "held-out photos, raw")
-    temp = calibrate(w, x[hold], y[hold], printed[hold], args.right_doubtful)
-    report({**w, "temperature": np.float32(temp)}, x[hold], y[hold], printed[hold], f"temperature {temp:.2f}")
+
+    def fit(k: int, rows: np.ndarray) -> Weights:
+        if k < len(args.member):  # the same training, already done
+            return members(dict(np.load(args.member[k])))[0]
+        seed = args.seed + k
+        return train(x[rows], y[rows], args.hidden, args.layers, args.epochs, seed, args.balance, args.batch)
+
+    nets = []
+    for k in range(args.members):
+        nets.append(fit(k, ~hold))
+        report(nets[-1:], x[hold], y[hold], printed[hold], f"held-out photos, network {k + 1}, raw")
+    report(nets, x[hold], y[hold], printed[hold], "held-out photos, their mean, raw")
+    temp = calibrate(nets, x[hold], y[hold], printed[hold], args.right_doubtful)
+    report(nets, x[hold], y[hold], printed[hold], f"temperature {temp:.2f}", temp)
     if args.refit:
-        w = train(x, y, args.hidden, args.layers, args.epochs, args.seed, args.balance, args.batch)
-    np.savez_compressed(args.out, **w, temperature=np.float32(temp))
+        nets = [fit(k, np.ones(len(x), bool)) for k in range(args.members)]
+    if len(nets) == 1:
+        np.savez_compressed(args.out, **nets[0], temperature=np.float32(temp))
+    else:
+        stored = {f"m{k}.{name}": a for k, net in enumerate(nets) for name, a in net.items()}
+        np.savez_compressed(args.out, **stored, temperature=np.float32(temp))
     print(f"wrote {args.out}")
 
 

@@ -17,14 +17,16 @@ across the grey axis) over the inked pixels, weighted by how much ink there
 is, plus its mean and spread; graphite is the ink that takes away all three
 colours alike, so the darkness common to all three channels, on a 12x12
 grid, shows letters, icons and the destroyed X, even over colour, and the
-directions of its strokes say which letter or icon it is. A small
-network written in numpy (``tools/train_cells.py`` trains it on synthetic
-photos) turns that into a probability for each map code. Its weights, and
-the temperature that calibrates its confidence, ship in ``cells.npz``.
+directions of its strokes say which letter or icon it is. Small networks
+written in numpy (``tools/train_cells.py`` trains them on synthetic photos)
+turn that into a probability for each map code, and their mean is the
+reading. Their weights, and the temperature that calibrates their
+confidence, ship in ``cells.npz``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 
@@ -279,26 +281,49 @@ def features(light: NDArray[np.float32], side: MapSide) -> NDArray[np.float32]:
     ).astype(np.float32)
 
 
+Net = dict[str, NDArray[np.float32]]
+
+
+def members(weights: dict[str, NDArray[np.float32]]) -> list[Net]:
+    """The networks stored in one weights file: ``m0.w1``, ``m0.b1``, ...
+    ``m1.w1``, ... for an ensemble, or ``w1``, ``b1``, ... for one network."""
+    names = sorted({k.split(".", 1)[0] for k in weights if "." in k}, key=lambda m: int(m[1:]))
+    if not names:
+        return [{k: v for k, v in weights.items() if k != "temperature"}]
+    return [{k.split(".", 1)[1]: v for k, v in weights.items() if k.startswith(m + ".")} for m in names]
+
+
 @cache
-def _weights() -> dict[str, NDArray[np.float32]]:
+def _weights() -> tuple[tuple[Net, ...], float]:
     with resources.files("referee.vision").joinpath("cells.npz").open("rb") as f:
         data = np.load(f)
-        return {name: data[name].astype(np.float32) for name in data.files}
+        weights = {name: data[name].astype(np.float32) for name in data.files}
+    return tuple(members(weights)), float(weights.get("temperature", np.float32(1.0)))
 
 
-def forward(x: NDArray[np.float32], w: dict[str, NDArray[np.float32]]) -> NDArray[np.float32]:
-    """Class probabilities for feature rows ``x``: ReLU layers ``w1``, ``w2``,
-    ... then a softmax, its logits divided by the calibrated ``temperature``."""
+def forward(x: NDArray[np.float32], w: Net, temperature: float = 1.0) -> NDArray[np.float32]:
+    """Class probabilities for feature rows ``x`` from one network: ReLU layers
+    ``w1``, ``w2``, ... then a softmax, its logits divided by ``temperature``."""
     z = (x - w["mean"]) / w["std"]
     layers = sum(1 for name in w if name.startswith("w"))
     for i in range(1, layers):
         z = np.maximum(z @ w[f"w{i}"] + w[f"b{i}"], 0.0)
-    logits = (z @ w[f"w{layers}"] + w[f"b{layers}"]) / float(w.get("temperature", np.float32(1.0)))
+    logits = (z @ w[f"w{layers}"] + w[f"b{layers}"]) / temperature
     logits -= logits.max(axis=1, keepdims=True)
     e = np.exp(logits)
     return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
 
 
+def ensemble(x: NDArray[np.float32], nets: Sequence[Net], temperature: float) -> NDArray[np.float32]:
+    """The mean of the networks' probabilities. Networks trained alike from
+    other random starts err on different squares and agree where a square is
+    plain, so their mean is right more often than any one of them and, above
+    all, less sure where it is wrong: the doubtful squares shown to the
+    player catch more of the mistakes for as many false alarms."""
+    return np.mean([forward(x, w, temperature) for w in nets], axis=0).astype(np.float32)
+
+
 def classify(light: NDArray[np.float32], side: MapSide) -> NDArray[np.float32]:
     """Probabilities (121 x 10, order ``CLASSES``) for every square."""
-    return forward(features(light, side), _weights())
+    nets, temperature = _weights()
+    return ensemble(features(light, side), nets, temperature)
