@@ -27,7 +27,12 @@ from referee.rules.geometry import SIZE
 
 COINS = 14
 U = 16
-"""Strip pixels per grid square."""
+"""Strip pixels per grid square, for finding the track."""
+READ_U = 48
+"""Strip pixels per grid square, for reading the coins: at ``U`` a coin's
+inside is a few pixels across, so how much of a mark it shows depends on
+where the coin's centre falls between two pixels, and coins marked alike
+read a third apart."""
 NEAR, FAR = 0.1, 3.2
 """Where the track may lie beyond the grid's edge, in squares."""
 WIDE = 1.5
@@ -69,10 +74,12 @@ def strip_corners(side: int) -> NDArray[np.float32]:
     return np.array(out, np.float32)
 
 
-def _warp(picture: NDArray[np.uint8], to_photo: NDArray[np.float64], side: int) -> NDArray[np.uint8]:
-    """The strip beyond ``side`` of ``picture``, the track's row level;
-    ``to_photo`` maps grid units (0..11) to photo pixels."""
-    w, h = round((SIZE + 2 * WIDE) * U), round((FAR - NEAR) * U)
+def _warp(
+    picture: NDArray[np.uint8], to_photo: NDArray[np.float64], side: int, u: int = U
+) -> NDArray[np.uint8]:
+    """The strip beyond ``side`` of ``picture``, the track's row level, at ``u``
+    pixels per grid square; ``to_photo`` maps grid units (0..11) to photo pixels."""
+    w, h = round((SIZE + 2 * WIDE) * u), round((FAR - NEAR) * u)
     dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     src = cv2.perspectiveTransform(strip_corners(side).reshape(-1, 1, 2), to_photo).reshape(4, 2)
     m = cv2.getPerspectiveTransform(src.astype(np.float32), dst)
@@ -177,15 +184,26 @@ def _slide(track: Track, prof: NDArray[np.float32]) -> Track:
 def read_coins(rgb: NDArray[np.uint8], to_photo: NDArray[np.float64], side: int, track: Track) -> int | None:
     """Filled coins on ``track`` (found in the strip beyond ``side``), or None
     when the track does not split clearly into inked and clean coins."""
-    img = _warp(rgb, to_photo, side).astype(np.float32) / 255.0
+    ink = coin_ink(rgb, to_photo, side, track)
+    return None if ink is None else split(ink)
+
+
+def coin_ink(
+    rgb: NDArray[np.uint8], to_photo: NDArray[np.float64], side: int, track: Track
+) -> NDArray[np.float64] | None:
+    """How much ink lies inside each coin of ``track``, from 0 (paper) to 1,
+    or None when the coins fall outside the strip."""
+    k = READ_U / U
+    img = _warp(rgb, to_photo, side, READ_U).astype(np.float32) / 255.0
     h, w = img.shape[:2]
     ink = []
     yy, xx = np.mgrid[0:h, 0:w]
+    r = track.r * k
     for c in range(COINS):
-        cx = track.x0 + c * track.step
-        d = np.hypot(xx - cx, yy - track.y)
-        inside = d < 0.6 * track.r
-        around = (d > 1.3 * track.r) & (d < 1.3 * track.r + 3)
+        cx = (track.x0 + c * track.step + 0.5) * k - 0.5
+        d = np.hypot(xx - cx, yy - ((track.y + 0.5) * k - 0.5))
+        inside = d < 0.6 * r
+        around = (d > 1.3 * r) & (d < 1.3 * r + 3 * k)
         if inside.sum() < 3 or around.sum() < 8:
             return None
         # the paper right around this coin: the brighter part of the ring, so
@@ -193,7 +211,7 @@ def read_coins(rgb: NDArray[np.uint8], to_photo: NDArray[np.float64], side: int,
         paper = np.percentile(img[around], 75, axis=0) + 1e-3
         taken = np.clip(1.0 - img[inside] / paper, 0.0, 1.0).max(axis=1)
         ink.append(float(np.percentile(taken, 75)))
-    return split(np.array(ink))
+    return np.array(ink)
 
 
 def split(ink: NDArray[np.float64]) -> int | None:

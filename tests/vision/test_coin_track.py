@@ -44,3 +44,31 @@ def test_a_row_of_fourteen_circles_is_found_where_it_is(x0: float, step: float, 
     assert abs(track.y - 28) <= 1
     assert abs(track.step - step) <= 0.03 * step
     assert abs(track.x0 - x0) <= 1.5
+
+
+def test_every_coin_is_read_alike_wherever_it_falls_on_the_pixels() -> None:
+    """Fourteen coins in a row, the first six marked alike: each mark reads
+    as the same ink, and the clean coins as none, whether a coin's centre
+    falls on a strip pixel or between two (read too coarsely, alternate
+    coins read a third apart)."""
+    import cv2
+
+    from referee.vision.track import coin_ink, find_track, read_coins, strip
+
+    px, off = 60, 120  # photo pixels per grid square, and the grid's top-left corner
+    photo = np.full((17 * px, 15 * px + 2 * off, 3), 235, np.uint8)
+    cv2.rectangle(photo, (off, off), (off + 11 * px, off + 11 * px), (60, 50, 40), 3)
+    for k in range(COINS):
+        cx, cy = round(off + (5.5 + (k - 6.5) * 0.75) * px), round(off + 12.0 * px)
+        cv2.circle(photo, (cx, cy), round(0.3 * px), (70, 60, 50), 2)
+        if k < 6:
+            cv2.line(photo, (cx - 9, cy + 2), (cx - 3, cy + 9), (90, 90, 95), 2)
+            cv2.line(photo, (cx - 3, cy + 9), (cx + 10, cy - 10), (90, 90, 95), 2)
+    to_photo = np.array([[px, 0, off], [0, px, off], [0, 0, 1]], np.float64)
+    track = find_track(strip(cv2.cvtColor(photo, cv2.COLOR_RGB2GRAY), to_photo, 0))
+    assert track is not None
+    ink = coin_ink(photo, to_photo, 0, track)
+    assert ink is not None
+    assert np.ptp(ink[:6]) < 0.05 and ink[:6].min() > 0.2
+    assert ink[6:].max() < 0.05
+    assert read_coins(photo, to_photo, 0, track) == 6
