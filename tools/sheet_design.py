@@ -160,8 +160,8 @@ class Design:
     so once the paper is made white it has a colour of its own."""
     ruins_ground: float = 0.0
     """How far the ruins space's whole ground is printed towards the ruins'
-    ink (0: bare paper). Pads set printed spaces apart with a shaded ground
-    as often as with a picture alone, so an empty ruins space may be a
+    ink (0: bare paper). A printing may set its printed spaces apart with a
+    shaded ground as well as a picture, so an empty ruins space may be a
     little darker all over than the bare squares around it."""
 
     def coin_centres(self) -> list[tuple[float, float]]:

@@ -23,7 +23,7 @@ fall under it too; the script prints both shares. The final weights are
 trained on all photos with that temperature, unless ``--no-refit``.
 
 Never train on a set that is measured: the committed ``sample_sheets`` (seed
-5) and the bench sets (seeds 2000 and 4000) stay out. Usage::
+5) and the bench sets (seeds 2000, 2500 and 4000) stay out. Usage::
 
     python tools/make_samples.py --out /tmp/train1000 --count 2000 --seed 1000 --designs train --jobs 2
     python tools/make_samples.py --out /tmp/train3000 --count 1500 --seed 3000 --balanced --jobs 2

@@ -319,7 +319,7 @@ def ensemble(x: NDArray[np.float32], nets: Sequence[Net], temperature: float) ->
     other random starts err on different squares and agree where a square is
     plain, so their mean is right more often than any one of them and, above
     all, less sure where it is wrong: the doubtful squares shown to the
-    player catch more of the mistakes for as many false alarms."""
+    player catch more of the mistakes, for no more false alarms."""
     return np.mean([forward(x, w, temperature) for w in nets], axis=0).astype(np.float32)
 
 
