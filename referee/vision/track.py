@@ -197,19 +197,25 @@ def coin_ink(
     img = _warp(rgb, to_photo, side, READ_U).astype(np.float32) / 255.0
     h, w = img.shape[:2]
     ink = []
-    yy, xx = np.mgrid[0:h, 0:w]
     r = track.r * k
+    reach = 1.3 * r + 3 * k  # the ring of paper around a coin ends here
+    cy = (track.y + 0.5) * k - 0.5
     for c in range(COINS):
         cx = (track.x0 + c * track.step + 0.5) * k - 0.5
-        d = np.hypot(xx - cx, yy - ((track.y + 0.5) * k - 0.5))
+        # only the box around this coin: the strip at READ_U is nine times larger
+        x0, x1 = max(int(cx - reach), 0), min(int(cx + reach) + 2, w)
+        y0, y1 = max(int(cy - reach), 0), min(int(cy + reach) + 2, h)
+        box = img[y0:y1, x0:x1]
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        d = np.hypot(xx - cx, yy - cy)
         inside = d < 0.6 * r
-        around = (d > 1.3 * r) & (d < 1.3 * r + 3 * k)
+        around = (d > 1.3 * r) & (d < reach)
         if inside.sum() < 3 or around.sum() < 8:
             return None
         # the paper right around this coin: the brighter part of the ring, so
         # the printed outlines nearby do not count, and a shadow does
-        paper = np.percentile(img[around], 75, axis=0) + 1e-3
-        taken = np.clip(1.0 - img[inside] / paper, 0.0, 1.0).max(axis=1)
+        paper = np.percentile(box[around], 75, axis=0) + 1e-3
+        taken = np.clip(1.0 - box[inside] / paper, 0.0, 1.0).max(axis=1)
         ink.append(float(np.percentile(taken, 75)))
     return np.array(ink)
 
