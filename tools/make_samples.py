@@ -235,7 +235,7 @@ def make_one(
     sheet = sheet_design.draw_sheet(design, side, u)
     texture = sheet_design.paper_texture(rng, design, sheet.height, sheet.width)
     if rng.random() < 0.5:
-        texture = texture[..., None] * sheet_design.paper_tint(rng, sheet.height, sheet.width)
+        texture = texture * sheet_design.paper_tint(rng, sheet.height, sheet.width)
     pressure = rng.uniform(0.4, 0.6) if "light_pencil" in effects else rng.uniform(0.65, 1.05)
     writing = [(design.grid_x + 2.5, design.name_y, 4.0)] + [
         (x0 + 0.2, y0 + 0.5 + (y1 - y0) * 0.3, 1.2) for x0, y0, x1, y1 in design.season_boxes()

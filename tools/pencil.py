@@ -460,6 +460,11 @@ def mark_sheet(
     angles = {k: rng.uniform(0, math.pi) for k in PIGMENTS}
     main_fill = str(rng.choice(FILLS, p=[0.45, 0.15, 0.15, 0.1, 0.15]))
     doodles = rng.uniform(0.0, 0.15)
+    # some players shade hard, go over each square twice, or colour with felt
+    # pens: their squares are nearly solid and take away twice the light of
+    # one light coat, dark enough that a forest is as dark as graphite
+    heavy = rng.random() < 0.35
+    coats = {k: Ink((w, h), ink.colour) for k, ink in inks.items()}
     for r in range(SIZE):
         for c in range(SIZE):
             code = grid[r][c]
@@ -482,6 +487,18 @@ def mark_sheet(
                         mode,
                         pressure * rng.uniform(0.8, 1.1),
                     )
+                    if heavy:
+                        fill_square(
+                            coats[colour],
+                            rng,
+                            x,
+                            y,
+                            u,
+                            angles[colour] + rng.normal(0, 0.6),
+                            rng.uniform(0.8, 1.0),
+                            "solid",
+                            pressure * rng.uniform(1.0, 1.3),
+                        )
                     if rng.random() < doodles:
                         hand.write(graphite, rng, _doodle(rng), x, y, u, (0.2, 0.4))
             elif code in PIGMENTS:
@@ -537,5 +554,7 @@ def mark_sheet(
             hand.write(graphite, rng, glyph, (wx + k * size * 0.8) * u, (wy - size) * u, size * u, (0.8, 1.0))
     for ink in inks.values():
         ink.lay(paper, grain)
+    for ink in coats.values():  # a second coat, pressed into the paper's grain
+        ink.lay(paper, np.sqrt(grain))
     graphite.lay(paper, grain)
     return paper

@@ -763,19 +763,44 @@ def draw_sheet(d: Design, side: MapSide, u: float) -> Image.Image:
 
 
 def paper_texture(rng: np.random.Generator, d: Design, h: int, w: int) -> np.ndarray:
-    """A brightness multiplier for the paper: fibres, and for parchment and aged
-    paper a slow mottling (aged paper also brown stains)."""
-    small = rng.random((max(2, h // 40), max(2, w // 40))).astype(np.float32)
-    mottle = cv2.resize(cv2.GaussianBlur(small, (0, 0), 1.5), (w, h), interpolation=cv2.INTER_LINEAR)
-    amount = {"parchment": 0.1, "aged": 0.16}.get(d.paper_family, 0.02)
-    out = 1.0 - amount * (mottle - mottle.mean()) / max(float(mottle.std()), 1e-3) * 0.5
+    """A colour multiplier for the paper (h x w x 3): a slow
+    mottling, strong on parchment and aged paper (aged paper also stained).
+
+    Old paper browns unevenly, in clouds a square or a few across, and foxes
+    in small spots. Browning takes away more blue than green and more green
+    than red, as a light yellow pencil does, and the reader's light
+    correction is smooth across the sheet, so it leaves such clouds and spots
+    behind on bare squares: the network must see them on bare squares and
+    ruins, or it reads them as a faint farm or forest. So most mottling, and
+    a third of the other papers, carries a brown tone, not only brightness."""
+    units = w / d.page_w  # pixels per grid square
+    cloud = units / rng.uniform(0.6, 2.0)  # pixels per random value: clouds about 1 to 5 squares across
+    small = rng.random((max(2, int(h / cloud) + 1), max(2, int(w / cloud) + 1))).astype(np.float32)
+    mottle = cv2.resize(cv2.GaussianBlur(small, (0, 0), 1.0), (w, h), interpolation=cv2.INTER_LINEAR)
+    mottle = (mottle - mottle.mean()) / max(float(mottle.std()), 1e-3)
+    amount = {"parchment": rng.uniform(0.05, 0.14), "aged": rng.uniform(0.1, 0.2)}.get(d.paper_family, 0.02)
+    if amount == 0.02 and rng.random() < 0.3:
+        amount = rng.uniform(0.03, 0.1)
+    # how much of each channel the browning takes, relative to their mean
+    tone = np.array([rng.uniform(0.3, 0.9), rng.uniform(0.8, 1.1), rng.uniform(1.2, 1.9)], np.float32)
+    if rng.random() < 0.25:
+        tone = np.ones(3, np.float32)  # a grey mottling, brightness only
+    tone /= tone.mean()
+    dark = amount * 0.5 * mottle
+    if rng.random() < 0.3:  # foxing: small brown spots
+        spots = np.zeros((h, w), np.float32)
+        for _ in range(int(rng.integers(3, 30))):
+            r = max(1, int(rng.uniform(0.04, 0.25) * units))
+            cv2.circle(spots, (int(rng.random() * w), int(rng.random() * h)), r, float(rng.uniform(0.03, 0.12)), -1)
+        dark = dark + cv2.GaussianBlur(spots, (0, 0), max(1.0, units * 0.03))
     if d.paper_family == "aged":
         for _ in range(int(rng.integers(1, 5))):
             cx, cy, r = rng.random() * w, rng.random() * h, rng.uniform(0.03, 0.12) * w
             stain = np.zeros((h // 8 + 1, w // 8 + 1), np.float32)
             cv2.circle(stain, (int(cx / 8), int(cy / 8)), int(r / 8), 1.0, -1)
             stain = cv2.resize(cv2.GaussianBlur(stain, (0, 0), r / 40 + 1), (w, h))
-            out *= 1.0 - 0.12 * stain
+            dark = dark + 0.12 * stain
+    out = 1.0 - dark[..., None] * tone
     return np.clip(out, 0.6, 1.1).astype(np.float32)
 
 

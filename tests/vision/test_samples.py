@@ -152,3 +152,48 @@ def test_a_player_may_stand_icons_on_a_ground_line() -> None:
     assert grounded[:-1] == tree
     (x0, y0), (x1, y1) = grounded[-1]
     assert y0 == y1 >= 0.9 and x1 - x0 >= 0.6
+
+
+def test_old_paper_browns_in_clouds_not_only_in_brightness() -> None:
+    """Aged paper's mottling takes away more blue than red, as browning does,
+    so that the classifier sees brown clouds on bare squares and ruins as
+    paper; otherwise the reader takes them for a faint farm or forest."""
+    import dataclasses
+
+    import numpy as np
+    import sheet_design
+
+    browner = 0
+    for seed in range(12):
+        rng = np.random.default_rng(seed)
+        d = dataclasses.replace(sheet_design.pad_design(rng, "train"), paper_family="parchment")
+        texture = sheet_design.paper_texture(rng, d, 300, 240)
+        assert texture.shape == (300, 240, 3)
+        taken = 1 - texture.reshape(-1, 3)
+        dark = taken.mean(axis=1) > np.percentile(taken.mean(axis=1), 80)  # the clouds
+        red, _, blue = taken[dark].mean(axis=0)
+        assert blue > 0.02  # visibly mottled
+        browner += bool(blue > 1.3 * red)
+    assert 6 <= browner < 12  # mostly brown, sometimes grey
+
+
+def test_some_players_shade_hard() -> None:
+    """Players shade from light hatching to nearly solid squares (hard
+    pressure, two coats, felt pens): a forest may take away twice the light
+    of a light one, as dark as graphite, and must still read as a forest."""
+    import numpy as np
+    import pencil
+
+    u, n = 24, 4
+    grid = [["F"] * 11 for _ in range(11)]
+    shades = []
+    for seed in range(16):
+        sheet = Image.new("RGB", (12 * u, 12 * u), (250, 250, 250))
+        texture = np.ones((12 * u, 12 * u, 3), np.float32)
+        marked = pencil.mark_sheet(
+            np.random.default_rng(seed), sheet, texture, (0.5, 0.5), [], 0.3, [], grid, set(), "color", 0, u,
+            "letters", 0.9,
+        )  # fmt: skip
+        inside = marked[u // 2 + n : u // 2 + 11 * u - n, u // 2 + n : u // 2 + 11 * u - n]
+        shades.append(float(1 - inside[..., 0].mean() / 0.98))  # red taken away by green pencil
+    assert min(shades) < 0.35 and max(shades) > 0.5
