@@ -37,7 +37,9 @@ coins on the grid.
 
 Paper and light are not one colour across the sheet: half the sheets yellow
 from their edges inwards, unevenly, and half the photos have a second light
-of another colour (a window and a lamp) reaching across the picture. Half
+of another colour (a window and a lamp) reaching across the picture. Old
+paper browns in clouds and foxes in spots, mostly taking away more blue than
+red; a third of the players shade hard or twice, nearly solid. Half
 the pad-like designs print their ruins in a faint grey instead of the lines'
 ink. ``--family`` draws every sheet in one family (``printable``,
 ``official`` or ``pad``): the training mix keeps a set of printable sheets so
