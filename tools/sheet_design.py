@@ -791,7 +791,9 @@ def paper_texture(rng: np.random.Generator, d: Design, h: int, w: int) -> np.nda
         spots = np.zeros((h, w), np.float32)
         for _ in range(int(rng.integers(3, 30))):
             r = max(1, int(rng.uniform(0.04, 0.25) * units))
-            cv2.circle(spots, (int(rng.random() * w), int(rng.random() * h)), r, float(rng.uniform(0.03, 0.12)), -1)
+            cv2.circle(
+                spots, (int(rng.random() * w), int(rng.random() * h)), r, float(rng.uniform(0.03, 0.12)), -1
+            )
         dark = dark + cv2.GaussianBlur(spots, (0, 0), max(1.0, units * 0.03))
     if d.paper_family == "aged":
         for _ in range(int(rng.integers(1, 5))):

@@ -18,6 +18,7 @@ the side's printed mountains has the last word.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -34,7 +35,14 @@ DETECT_SIDE = 1000
 SMALLEST = 0.2
 """Smallest grid side looked for, as a share of the picture's shorter side."""
 MIN_SUPPORT = 0.6
-"""Least share of the inner lines' segments seen for a grid to be offered."""
+"""Least share of the inner lines' segments seen for a grid to be offered
+as soon as its search finds it."""
+FAINT_SUPPORT = 0.2
+"""Least share for a grid to be offered at all, after every search's
+clearer grids. A dim or blurred photo's thin lines stand out from the paper
+in few segments, and a player's colour hides others, so its true grid can
+be seen in only a third of them; the reader's check against the side's
+printed mountains judges such a grid."""
 KEEP = 3
 """Candidates each search hands to the reader's check."""
 FAINT_GAIN = 2.0
@@ -42,6 +50,21 @@ FAINT_GAIN = 2.0
 NO_GRID = _("no map grid found: fit the whole grid in the picture, with all four corners visible")
 
 Quad = NDArray[np.float32]
+
+
+class Candidate(NamedTuple):
+    """A grid the lattice search offers, and how much of its lattice is seen."""
+
+    quad: Quad
+    """Outer corners in the photo's pixels, clockwise from any corner."""
+    support: float
+    """``lattice_support``: the share of the inner lines' segments seen."""
+
+    @property
+    def clear(self) -> bool:
+        return self.support >= MIN_SUPPORT
+
+
 C = 16
 """Canvas pixels per square while fitting."""
 
@@ -204,25 +227,28 @@ class _Look:
             self._full = self.lines.full() * self.gain
         return self._full
 
-    def grids(self, faint: bool, offered: list[Quad]) -> list[Quad]:
+    def grids(self, faint: bool, offered: list[Quad]) -> list[Candidate]:
         """Grids from the pairs of line families with a faint one
-        (``faint``) or without, best first, leaving out any within half a
-        square of one already ``offered``."""
+        (``faint``) or without, best supported first, leaving out any within
+        half a square of one already ``offered``: the clear ones (up to
+        ``KEEP``), then up to ``KEEP`` that are only faintly seen."""
         found: list[tuple[float, NDArray[np.float64]]] = []
         for pair in self.families.pairs(faint):
             found += lattices(self.strength, pair, SMALLEST * min(self.strength.shape))
         found.sort(key=lambda t: -t[0])
-        scored: list[tuple[float, Quad]] = []
+        scored: list[Candidate] = []
         for _score, quad in found[: 2 * KEEP]:
             q = _order(quad / self.lines.k)
-            if any(_same(q, other) for other in [*offered, *(o for _s, o in scored)]):
+            if any(_same(q, other) for other in [*offered, *(c.quad for c in scored)]):
                 continue
             q = refine(self.full_strength(), q)
             shape = self.lines.gray.shape
             if _sane(q, shape):
-                scored.append(_settle(self.full_strength(), q, shape))
-        scored.sort(key=lambda t: -t[0])
-        return [q for support, q in scored if support >= MIN_SUPPORT][:KEEP]
+                support, settled = _settle(self.full_strength(), q, shape)
+                scored.append(Candidate(settled, support))
+        scored.sort(key=lambda c: -c.support)
+        clear = [c for c in scored if c.clear][:KEEP]
+        return clear + [c for c in scored if not c.clear and c.support >= FAINT_SUPPORT][:KEEP]
 
 
 def _same(a: Quad, b: Quad) -> bool:
@@ -230,26 +256,36 @@ def _same(a: Quad, b: Quad) -> bool:
     return bool(np.abs(a - b).max() < 0.5 * np.linalg.norm(a[0] - a[1]) / SIZE)
 
 
-def find_grids(rgb: NDArray[np.uint8]) -> Iterator[Quad]:
-    """Likely grids in ``rgb``, best first: each its outer corners in ``rgb``
-    pixels, clockwise from any corner. Raises ``NoGridError`` once none is
-    left to offer and none was offered.
+def find_grids(rgb: NDArray[np.uint8]) -> Iterator[Candidate]:
+    """Likely grids in ``rgb``, best first. Raises ``NoGridError`` once none
+    is left to offer and none was offered.
 
     The search widens only when asked for more, so a plain photo costs one
     search: first the lines most of the picture agrees on; then lines that
     meet at a point far fewer lines meet at (a sheet on a checked cloth, whose
     long stripes outvote its grid), and lines at angles after the three
-    strongest (a sheet beside pages of text); last, both again with every
+    strongest (a sheet beside pages of text); then both again with every
     line seen ``FAINT_GAIN`` times stronger (a blurred photo, whose thin
-    lines lose their darkness)."""
+    lines lose their darkness). Last come the grids whose lattice every
+    search saw only faintly (a dim and blurred photo), best supported first."""
     offered: list[Quad] = []
+    faint: list[Candidate] = []
     lines = _Lines(rgb)
     for gain in (1.0, FAINT_GAIN):
         look = _Look(lines, gain)
-        for faint in (False, True):
-            for quad in look.grids(faint, offered):
-                offered.append(quad)
-                yield quad
+        for faint_families in (False, True):
+            for cand in look.grids(faint_families, offered):
+                if cand.clear:
+                    offered.append(cand.quad)
+                    yield cand
+                else:
+                    faint.append(cand)
+    shown = 0
+    for cand in sorted(faint, key=lambda c: -c.support):
+        if shown < KEEP and not any(_same(cand.quad, other) for other in offered):
+            offered.append(cand.quad)
+            shown += 1
+            yield cand
     if not offered:
         raise NoGridError(NO_GRID)
 
@@ -310,4 +346,4 @@ def _sane(quad: Quad, shape: tuple[int, ...]) -> bool:
 
 def find_grid(rgb: NDArray[np.uint8]) -> Quad:
     """The likeliest grid's outer corners in ``rgb`` pixels, clockwise from any corner."""
-    return next(find_grids(rgb))
+    return next(find_grids(rgb)).quad

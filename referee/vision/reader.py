@@ -26,8 +26,8 @@ from referee.rules.data import MapSide, map_sides
 from referee.rules.geometry import SIZE
 from referee.rules.i18n import _
 from referee.vision.cells import CLASSES, classify, even_light
-from referee.vision.errors import VisionError, WrongSheetError
-from referee.vision.grid import find_grids
+from referee.vision.errors import NoGridError, VisionError, WrongSheetError
+from referee.vision.grid import NO_GRID, find_grids
 from referee.vision.load import load_photo
 from referee.vision.rectify import Rectified, rectify
 from referee.vision.track import Track, find_track, read_coins, strip
@@ -189,11 +189,13 @@ def read_sheet(data: bytes, side: str) -> SheetReading:
         raise VisionError(_("there is no map side %(side)r: choose A, B, C or D", side=side))
     map_side = sides[side.upper()]
     photo = load_photo(data)
-    quads = find_grids(photo.rgb)
     gray = cv2.cvtColor(photo.rgb, cv2.COLOR_RGB2GRAY)
     best: tuple[float, Rectified, NDArray[np.float32], NDArray[np.float32], Track | None] | None = None
     tried: list[NDArray[np.float32]] = []
-    for quad in quads:
+    any_clear = False
+    for candidate in find_grids(photo.rgb):
+        quad = candidate.quad
+        any_clear |= candidate.clear
         ways = _ways_up(gray, quad)
         for k, track in ways:
             upright, rect, probs = _read_way(photo.rgb, quad, k, map_side)
@@ -231,6 +233,9 @@ def read_sheet(data: bytes, side: str) -> SheetReading:
                     side=map_side.letter,
                 )
             )
+        if not any_clear:
+            # only faint lattices, none of them this sheet: most likely no grid at all
+            raise NoGridError(NO_GRID)
         raise WrongSheetError(
             _(
                 "the printed mountains do not match map side %(side)s: check the side, "

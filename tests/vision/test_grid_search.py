@@ -3,17 +3,20 @@
 Photos the first look at the lines gets wrong, drawn here so that what each
 test asks is plain: a sheet on a checked cloth whose long stripes outvote
 its grid, a sheet beside pages of text whose lines make the strongest
-angles, and a blurred photo whose thin lines have lost most of their
-darkness.
+angles, a blurred photo whose thin lines have lost most of their
+darkness, and a blurred sheet coloured over half its lines.
 """
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from referee.rules.geometry import SIZE
-from referee.vision.grid import find_grids
+from referee.vision.errors import NoGridError
+from referee.vision.grid import MIN_SUPPORT, find_grids
+from referee.vision.reader import read_sheet
 
 U = 34
 """Pixels per square of the drawn sheet."""
@@ -52,11 +55,11 @@ def _photo(
 def _found(photo: np.ndarray, corners: np.ndarray) -> bool:
     """Whether any grid offered lies within 3 % of a side of the true corners."""
     side = float(np.linalg.norm(corners[0] - corners[1]))
-    for quad in find_grids(photo):
-        off = min(float(np.abs(np.roll(quad, i, axis=0) - corners).max()) for i in range(4))
-        if off < 0.03 * side:
-            return True
-    return False
+    return any(_near(cand.quad, corners, side) for cand in find_grids(photo))
+
+
+def _near(quad: np.ndarray, corners: np.ndarray, side: float) -> bool:
+    return min(float(np.abs(np.roll(quad, i, axis=0) - corners).max()) for i in range(4)) < 0.03 * side
 
 
 def test_a_sheet_on_a_checked_cloth() -> None:
@@ -101,3 +104,43 @@ def test_a_sheet_beside_printed_pages() -> None:
         table[y0 : y0 + 440, x0 : x0 + 500][text > 0] = 50
     photo, corners = _photo(table, 2.0, (600, 560), 90)
     assert _found(cv2.GaussianBlur(photo, (0, 0), 1.0), corners)
+
+
+def _coloured_over(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """A blurred photo of a sheet whose player coloured half the squares
+    in a dark pencil right over the lines: most line segments are lost."""
+    table = np.full((900, 1200, 3), 70, np.uint8)
+    photo, corners = _photo(table, -4.0, (600, 450), 150)
+    unit = np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], np.float32)
+    to_photo = cv2.getPerspectiveTransform(unit, corners.astype(np.float32))
+    rng = np.random.default_rng(seed)
+    for r in range(SIZE):
+        for c in range(SIZE):
+            if rng.random() < 0.5:
+                square = np.array(
+                    [[c - 0.1, r - 0.1], [c + 1.1, r - 0.1], [c + 1.1, r + 1.1], [c - 0.1, r + 1.1]]
+                )
+                pts = cv2.perspectiveTransform(square[None].astype(np.float32), to_photo)[0]
+                cv2.fillConvexPoly(photo, pts.astype(np.int32), (110, 110, 110))
+    return cv2.GaussianBlur(photo, (0, 0), 2.0), corners
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_grid_seen_faintly_is_offered_last(seed: int) -> None:
+    """Only a quarter of the lattice's segments stand out: the grid is still
+    offered, marked as faintly seen, for the reader's check to judge."""
+    photo, corners = _coloured_over(seed)
+    side = float(np.linalg.norm(corners[0] - corners[1]))
+    offered = list(find_grids(photo))
+    hit = next(c for c in offered if _near(c.quad, corners, side))
+    assert not hit.clear and 0.15 < hit.support < MIN_SUPPORT
+
+
+def test_a_faint_lattice_without_the_sides_print_is_no_grid() -> None:
+    """When only faintly seen lattices were found and none carries the
+    side's printed mountains, the player hears that no grid was found, as
+    before, not that the mountains do not match."""
+    photo, _ = _coloured_over(0)
+    ok, jpeg = cv2.imencode(".jpg", photo)
+    with pytest.raises(NoGridError, match="no map grid found"):
+        read_sheet(jpeg.tobytes(), "A")
