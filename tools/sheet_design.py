@@ -159,6 +159,9 @@ class Design:
     a cream or yellowed paper a grey print takes away more red than blue,
     so once the paper is made white it has a colour of its own."""
     ruins_ground: float = 0.0
+    ruins_hollow: bool = False
+    """The ruins' strokes are printed in outline, as hollow bands, the way
+    a pad's artwork draws them, rather than as single lines."""
     """How far the ruins space's whole ground is printed towards the ruins'
     ink (0: bare paper). A printing may set its printed spaces apart with a
     shaded ground as well as a picture, so an empty ruins space may be a
@@ -324,7 +327,7 @@ def pad_design(rng: np.random.Generator, designs: str) -> Design:
         mountain=choose("mountain", MOUNTAINS),
         mountain_tint=bool(rng.random() < 0.3),
         ruins=choose("ruins", RUINS),
-        ruins_size=float(rng.uniform(0.32, 0.62)),
+        ruins_size=float(rng.uniform(0.32, 0.85)),
         ruins_centred=bool(rng.random() < 0.35),
         waste=choose("waste", WASTES),
         title_y=top,
@@ -348,6 +351,7 @@ def pad_design(rng: np.random.Generator, designs: str) -> Design:
         ruins_parts=compose_ruins(rng),
         ruins_grey=bool(rng.random() < 0.35),
         ruins_ground=float(rng.uniform(0.03, 0.25)) if rng.random() < 0.4 else 0.0,
+        ruins_hollow=bool(rng.random() < 0.4),
     )
 
 
@@ -491,25 +495,51 @@ def _ruins(draw: ImageDraw.ImageDraw, d: Design, x: float, y: float, u: float) -
     x0 = x + (u - s) / 2
     y0 = y + (u - s) / 2 if d.ruins_centred else y + 0.08 * u
     base = (round(sum(d.ink) / 3),) * 3 if d.ruins_grey else d.ink
+    ground = tuple(round(p + (i - p) * d.ruins_ground) for i, p in zip(base, d.paper, strict=True))
     if d.ruins_ground:
-        ground = tuple(round(p + (i - p) * d.ruins_ground) for i, p in zip(base, d.paper, strict=True))
         draw.rectangle([x, y, x + u, y + u], fill=ground)
     ink = tuple(round(i + (p - i) * d.ruins_fade) for i, p in zip(base, d.paper, strict=True))
     lw = _w(u, d.ruins_width)
+    if d.ruins_hollow:  # a wide band of ink, then its inside in the ground's colour
+        band = max(3, 2 * lw)
+        inner = max(1, band - 2 * max(1, lw // 2))
+        _ruins_strokes(draw, d, x0, y0, s, ink, band)
+        _ruins_strokes(draw, d, x0, y0, s, ground, inner, (band - inner) / 2)
+    else:
+        _ruins_strokes(draw, d, x0, y0, s, ink, lw)
+
+
+def _ruins_strokes(
+    draw: ImageDraw.ImageDraw,
+    d: Design,
+    x0: float,
+    y0: float,
+    s: float,
+    ink: tuple[int, ...],
+    lw: int,
+    inset: float = 0.0,
+) -> None:
+    """The ruins picture of design ``d`` in a box of side ``s`` at ``x0, y0``;
+    arcs and boxes (which Pillow draws inwards from their bounds) drawn
+    ``inset`` pixels inside them, so that a hollow stroke's inside is centred."""
+
+    def inside(box: list[float]) -> list[float]:
+        return [box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset]
+
     if d.ruins == "composed":
         for kind, v in d.ruins_parts:
             box = [x0 + v[0] * s, y0 + v[1] * s, x0 + v[2] * s, y0 + v[3] * s]
             if kind == "line":
                 draw.line(box, fill=ink, width=lw)
             elif kind == "box":
-                draw.rectangle(box, outline=ink, width=lw)
+                draw.rectangle(inside(box), outline=ink, width=lw)
             else:
-                draw.arc(box, v[4], v[5], fill=ink, width=lw)
+                draw.arc(inside(box), v[4], v[5], fill=ink, width=lw)
     elif d.ruins == "arch":
         left, right, top, foot = x0, x0 + s, y0, y0 + s * 0.8
         draw.line([(left, foot), (left, top + 0.25 * s)], fill=ink, width=lw)
         draw.line([(right, foot), (right, top + 0.4 * s)], fill=ink, width=lw)
-        draw.arc([left, top, right - 0.2 * s, top + 0.5 * s], 180, 300, fill=ink, width=lw)
+        draw.arc(inside([left, top, right - 0.2 * s, top + 0.5 * s]), 180, 300, fill=ink, width=lw)
         draw.line([(left - 0.15 * s, foot), (right + 0.15 * s, foot)], fill=ink, width=lw)
     elif d.ruins == "temple":
         draw.polygon([(x0, y0 + 0.3 * s), (x0 + s / 2, y0), (x0 + s, y0 + 0.3 * s)], outline=ink, width=lw)
@@ -535,10 +565,10 @@ def _ruins(draw: ImageDraw.ImageDraw, d: Design, x: float, y: float, u: float) -
         for b in (0.5, 0.7):
             draw.line([(x0, y0 + b * s), (x0 + s, y0 + b * s)], fill=ink, width=max(1, lw // 2))
     else:  # dome
-        draw.arc([x0 + 0.1 * s, y0, x0 + 0.9 * s, y0 + 0.6 * s], 180, 360, fill=ink, width=lw)
+        draw.arc(inside([x0 + 0.1 * s, y0, x0 + 0.9 * s, y0 + 0.6 * s]), 180, 360, fill=ink, width=lw)
         for a in (0.15, 0.5, 0.85):
             draw.line([(x0 + a * s, y0 + 0.3 * s), (x0 + a * s, y0 + 0.9 * s)], fill=ink, width=lw)
-        draw.rectangle([x0, y0 + 0.88 * s, x0 + s, y0 + s], outline=ink, width=max(1, lw // 2))
+        draw.rectangle(inside([x0, y0 + 0.88 * s, x0 + s, y0 + s]), outline=ink, width=max(1, lw // 2))
 
 
 def _waste(draw: ImageDraw.ImageDraw, d: Design, x: float, y: float, u: float) -> None:

@@ -197,3 +197,37 @@ def test_some_players_shade_hard() -> None:
         inside = marked[u // 2 + n : u // 2 + 11 * u - n, u // 2 + n : u // 2 + 11 * u - n]
         shades.append(float(1 - inside[..., 0].mean() / 0.98))  # red taken away by green pencil
     assert min(shades) < 0.35 and max(shades) > 0.5
+
+
+def test_a_pad_may_print_its_ruins_in_outline() -> None:
+    """A pad's artwork may draw the ruins' strokes as hollow bands: ink at
+    the band's edges, the ground inside, where a single line is ink."""
+    import dataclasses
+
+    import numpy as np
+    import sheet_design
+
+    base = sheet_design.pad_design(np.random.default_rng(3), "train")
+    d = dataclasses.replace(
+        base,
+        ruins="temple",
+        ruins_size=0.8,
+        ruins_width=0.06,
+        ruins_fade=0.0,
+        ruins_ground=0.0,
+        ruins_grey=False,
+    )
+    side = map_sides()["A"]
+    u = 60
+    r, c = sorted(side.ruins)[0]
+    x, y = round((d.grid_x + c) * u), round((d.grid_y + r) * u)
+
+    def square(hollow: bool) -> np.ndarray:
+        img = sheet_design.draw_pad(dataclasses.replace(d, ruins_hollow=hollow), side, u)
+        return np.asarray(img, np.float32)[y + 4 : y + u - 4, x + 4 : x + u - 4].mean(axis=2)
+
+    paper = float(np.mean(d.paper))
+    solid, hollow = square(False) < paper - 40, square(True) < paper - 40
+    assert solid.sum() > 20 and hollow.sum() > 20
+    assert (solid & ~hollow).sum() > 10  # stroke centres the outline leaves bare
+    assert (hollow & ~solid).sum() > 10  # band edges beyond the single line
