@@ -524,7 +524,9 @@ def _ruins_strokes(
     ``inset`` pixels inside them, so that a hollow stroke's inside is centred."""
 
     def inside(box: list[float]) -> list[float]:
-        return [box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset]
+        dx = min(inset, (box[2] - box[0]) / 2)
+        dy = min(inset, (box[3] - box[1]) / 2)
+        return [box[0] + dx, box[1] + dy, box[2] - dx, box[3] - dy]
 
     if d.ruins == "composed":
         for kind, v in d.ruins_parts:

@@ -231,3 +231,16 @@ def test_a_pad_may_print_its_ruins_in_outline() -> None:
     assert solid.sum() > 20 and hollow.sum() > 20
     assert (solid & ~hollow).sum() > 10  # stroke centres the outline leaves bare
     assert (hollow & ~solid).sum() > 10  # band edges beyond the single line
+
+
+def test_every_ruins_picture_can_be_printed_in_outline() -> None:
+    import dataclasses
+
+    import numpy as np
+    import sheet_design
+
+    side = map_sides()["B"]
+    for seed in range(12):
+        d = sheet_design.pad_design(np.random.default_rng(seed), "all")
+        for kind in sheet_design.RUINS:
+            sheet_design.draw_pad(dataclasses.replace(d, ruins=kind, ruins_hollow=True), side, 28)
