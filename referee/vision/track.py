@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -193,46 +194,53 @@ def read_coins(rgb: NDArray[np.uint8], to_photo: NDArray[np.float64], side: int,
     when a coin's printed rim is not seen where the track puts it, or the
     track does not split clearly into inked and clean coins."""
     img = _warp(rgb, to_photo, side, READ_U).astype(np.float32) / 255.0
-    rims = _rims(img, track)
-    if rims is None or rims.min() < RIM_SEEN * float(np.median(rims)):
+    coins = _coins(img.shape, track)
+    if coins is None:
         return None
-    ink = _ink(img, track)
-    return None if ink is None else split(ink)
+    rims = _rims(img, coins)
+    if rims.min() < RIM_SEEN * float(np.median(rims)):
+        return None
+    return split(_ink(img, coins))
 
 
-def _coin_boxes(
-    shape: tuple[int, ...], track: Track
-) -> list[tuple[tuple[slice, slice], NDArray[np.float64], float]] | None:
-    """For each coin, in the strip read at ``READ_U``: the box around it, each
-    box pixel's distance from the coin's centre, and the coin's radius; None
-    when a coin falls outside the strip."""
+class _Coin(NamedTuple):
+    """One coin in the strip read at ``READ_U``."""
+
+    box: tuple[slice, slice]
+    """The box around it: the strip at ``READ_U`` is nine times larger than one coin's."""
+    d: NDArray[np.float64]
+    """Each box pixel's distance from the coin's centre."""
+    r: float
+    reach: float
+    """Where the ring of paper around the coin ends."""
+
+
+def _coins(shape: tuple[int, ...], track: Track) -> list[_Coin] | None:
+    """The coins of ``track`` in the strip read at ``READ_U``, or None when a
+    coin falls outside the strip."""
     k = READ_U / U
     h, w = shape[:2]
     r = track.r * k
-    reach = 1.3 * r + 3 * k  # the ring of paper around a coin ends here
+    reach = 1.3 * r + 3 * k
     cy = (track.y + 0.5) * k - 0.5
     out = []
     for c in range(COINS):
         cx = (track.x0 + c * track.step + 0.5) * k - 0.5
-        # only the box around this coin: the strip at READ_U is nine times larger
         x0, x1 = max(int(cx - reach), 0), min(int(cx + reach) + 2, w)
         y0, y1 = max(int(cy - reach), 0), min(int(cy + reach) + 2, h)
         yy, xx = np.mgrid[y0:y1, x0:x1]
         d = np.hypot(xx - cx, yy - cy)
         if (d < 0.6 * r).sum() < 3 or ((d > 1.3 * r) & (d < reach)).sum() < 8:
             return None
-        out.append(((slice(y0, y1), slice(x0, x1)), d, r))
+        out.append(_Coin((slice(y0, y1), slice(x0, x1)), d, r, reach))
     return out
 
 
-def _rims(img: NDArray[np.float32], track: Track) -> NDArray[np.float64] | None:
+def _rims(img: NDArray[np.float32], coins: list[_Coin]) -> NDArray[np.float64]:
     """How strongly brightness changes on each coin's rim (a printed circle)."""
-    boxes = _coin_boxes(img.shape, track)
-    if boxes is None:
-        return None
     grey = img.mean(axis=2)
     grad = np.hypot(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3))
-    return np.array([float(grad[box][(d > 0.8 * r) & (d < 1.2 * r)].mean()) for box, d, r in boxes])
+    return np.array([float(grad[c.box][(c.d > 0.8 * c.r) & (c.d < 1.2 * c.r)].mean()) for c in coins])
 
 
 def coin_ink(
@@ -240,20 +248,19 @@ def coin_ink(
 ) -> NDArray[np.float64] | None:
     """How much ink lies inside each coin of ``track``, from 0 (paper) to 1,
     or None when the coins fall outside the strip."""
-    return _ink(_warp(rgb, to_photo, side, READ_U).astype(np.float32) / 255.0, track)
+    img = _warp(rgb, to_photo, side, READ_U).astype(np.float32) / 255.0
+    coins = _coins(img.shape, track)
+    return None if coins is None else _ink(img, coins)
 
 
-def _ink(img: NDArray[np.float32], track: Track) -> NDArray[np.float64] | None:
-    boxes = _coin_boxes(img.shape, track)
-    if boxes is None:
-        return None
+def _ink(img: NDArray[np.float32], coins: list[_Coin]) -> NDArray[np.float64]:
     ink = []
-    for box, d, r in boxes:
-        pixels = img[box]
+    for c in coins:
+        pixels = img[c.box]
         # the paper right around this coin: the brighter part of the ring, so
         # the printed outlines nearby do not count, and a shadow does
-        paper = np.percentile(pixels[(d > 1.3 * r) & (d < 1.3 * r + 3 * READ_U / U)], 75, axis=0) + 1e-3
-        taken = np.clip(1.0 - pixels[d < 0.6 * r] / paper, 0.0, 1.0).max(axis=1)
+        paper = np.percentile(pixels[(c.d > 1.3 * c.r) & (c.d < c.reach)], 75, axis=0) + 1e-3
+        taken = np.clip(1.0 - pixels[c.d < 0.6 * c.r] / paper, 0.0, 1.0).max(axis=1)
         ink.append(float(np.percentile(taken, 75)))
     return np.array(ink)
 
