@@ -464,7 +464,7 @@ def mark_sheet(
     # pens: their squares are nearly solid and take away twice the light of
     # one light coat, dark enough that a forest is as dark as graphite
     heavy = rng.random() < 0.35
-    coats = {k: Ink((w, h), ink.colour) for k, ink in inks.items()}
+    coats = {k: Ink((w, h), ink.colour) for k, ink in inks.items()} if heavy else {}
     for r in range(SIZE):
         for c in range(SIZE):
             code = grid[r][c]

@@ -159,13 +159,13 @@ class Design:
     a cream or yellowed paper a grey print takes away more red than blue,
     so once the paper is made white it has a colour of its own."""
     ruins_ground: float = 0.0
-    ruins_hollow: bool = False
-    """The ruins' strokes are printed in outline, as hollow bands, the way
-    a pad's artwork draws them, rather than as single lines."""
     """How far the ruins space's whole ground is printed towards the ruins'
     ink (0: bare paper). A printing may set its printed spaces apart with a
     shaded ground as well as a picture, so an empty ruins space may be a
     little darker all over than the bare squares around it."""
+    ruins_hollow: bool = False
+    """The ruins' strokes are printed in outline, as hollow bands, the way
+    a pad's artwork draws them, rather than as single lines."""
 
     def coin_centres(self) -> list[tuple[float, float]]:
         return [(self.coin_x0 + k * self.coin_step, self.coin_y) for k in range(render.COINS)]
@@ -810,8 +810,9 @@ def paper_texture(rng: np.random.Generator, d: Design, h: int, w: int) -> np.nda
     small = rng.random((max(2, int(h / cloud) + 1), max(2, int(w / cloud) + 1))).astype(np.float32)
     mottle = cv2.resize(cv2.GaussianBlur(small, (0, 0), 1.0), (w, h), interpolation=cv2.INTER_LINEAR)
     mottle = (mottle - mottle.mean()) / max(float(mottle.std()), 1e-3)
-    amount = {"parchment": rng.uniform(0.05, 0.14), "aged": rng.uniform(0.1, 0.2)}.get(d.paper_family, 0.02)
-    if amount == 0.02 and rng.random() < 0.3:
+    mottled = {"parchment": rng.uniform(0.05, 0.14), "aged": rng.uniform(0.1, 0.2)}  # both drawn, always
+    amount = mottled.get(d.paper_family, 0.02)
+    if d.paper_family not in mottled and rng.random() < 0.3:
         amount = rng.uniform(0.03, 0.1)
     # how much of each channel the browning takes, relative to their mean
     tone = np.array([rng.uniform(0.3, 0.9), rng.uniform(0.8, 1.1), rng.uniform(1.2, 1.9)], np.float32)
