@@ -44,8 +44,10 @@ WAY_SURE = 0.9
 """Share of the printed spaces seen below which a reading that passes is
 still compared with the sheet turned round: mountains printed in a way the
 network has not seen can pass the check upside down by chance."""
-TRACK_SEEN = 0.05
-"""Least coin-track score for the coins to be read at all."""
+TRACK_SEEN = 0.2
+"""Least coin-track score for the coins to be read at all. Chosen on 150
+photos of a training draw (seed 13000) read along their true corners: from
+0.05 to 0.2 it leaves out one wrong count of 3 and none of the 49 exact."""
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,12 @@ far below, how large and in what frame varies between printings. So the
 reader looks beyond each of the grid's four sides for the thing itself: a
 row of fourteen evenly spaced circles. A circle's outline is a ring of
 strong brightness change whether the coin is empty, shaded, coloured in or
-crossed out, so the search runs on the gradient. The side whose row of
-circles stands out best is the bottom of the sheet.
+crossed out, so the search runs on the gradient, and on the gradient that
+runs along the radius: a frame's edge or a table's is a straight line, not
+a ring. A pad's frame may be decorated with a row of studs, dots or checks
+as strong as the coins, but that row runs the sheet's whole width, and a
+track is fourteen coins that stop. The side whose row of circles stands out
+best is the bottom of the sheet.
 
 A coin counts as filled when its inside is clearly darker or more coloured
 than the paper beside the track. Coins are filled from the left, so the
@@ -44,6 +48,10 @@ GAP = 0.08
 """Least gap in ink between the least inked filled coin and the most inked clean one."""
 APART = 0.15
 """Least difference in mean ink between the filled and the clean coins."""
+ROWS = 6
+"""Rows of the strip, those most circles line, whose rows of coins are weighed."""
+MISSING = 2
+"""Coins a track may have covered and still be found."""
 RIM_SEEN = 0.5
 """Least edge strength on any coin's rim, as a share of the track's median
 coin: every printed coin has a rim, filled or not. A place without one is
@@ -103,26 +111,60 @@ def strip(gray: NDArray[np.uint8], to_photo: NDArray[np.float64], side: int) -> 
 
 
 @cache
-def _ring(r: float) -> NDArray[np.float32]:
+def _ring(r: float) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """A ring of radius ``r`` with each pixel weighted by ``cos 2t`` and
+    ``sin 2t``, ``t`` its direction from the centre."""
     k = int(np.ceil(r + 2))
-    yy, xx = np.mgrid[-k : k + 1, -k : k + 1]
-    d = np.hypot(xx, yy)
-    ring = (np.abs(d - r) < 0.9).astype(np.float32)
-    inner = (d < r - 1.8).astype(np.float32)
+    yy, xx = np.mgrid[-k : k + 1, -k : k + 1].astype(np.float64)
+    d2 = np.maximum(xx * xx + yy * yy, 1e-9)
+    ring = (np.abs(np.sqrt(d2) - r) < 0.9).astype(np.float64)
     ring /= ring.sum()
-    if inner.sum():
-        ring -= 0.5 * inner / inner.sum()
-    return ring
+    return (ring * (xx * xx - yy * yy) / d2).astype(np.float32), (ring * 2 * xx * yy / d2).astype(np.float32)
+
+
+def circles(picture: NDArray[np.float32], r: float) -> NDArray[np.float32]:
+    """How much of a circle of radius ``r`` round each pixel is outlined:
+    the brightness change on the ring, counted whole where it runs along
+    the radius and against where it runs across it.
+
+    A printed coin's rim changes brightness along the radius all the way
+    round, whatever is drawn inside it. A straight edge (a frame, a table,
+    a shadow) changes along the radius only where it meets the ring at a
+    right angle and across it elsewhere, so it scores little, and a
+    player's strokes inside a coin point every way and cancel out. (The
+    gradient's strength ``g`` at angle ``p`` on the ring's point at angle
+    ``t`` counts ``g cos 2(p - t)``: two filters on the squared gradient.)"""
+    gx = cv2.Sobel(picture, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(picture, cv2.CV_32F, 0, 1, ksize=3)
+    g = np.hypot(gx, gy) + 1e-6
+    scale = float(np.percentile(picture, 90)) + 1.0  # the paper's brightness
+    cos2, sin2 = _ring(r)
+    along = cv2.filter2D((gx * gx - gy * gy) / g, -1, cos2) + cv2.filter2D(2 * gx * gy / g, -1, sin2)
+    return np.asarray(along / scale, np.float32)
+
+
+class _Rows(NamedTuple):
+    """Every row of fourteen evenly spaced coins that fits in a strip."""
+
+    spacing: NDArray[np.float64]
+    """From just over a coin's width up, by 2.5 % at a time."""
+    offsets: NDArray[np.int64]
+    """The first coin's centre, whole pixels."""
+    fits: NDArray[np.bool_]
+    """Which offsets fit at each spacing."""
+    teeth: NDArray[np.int64]
+    """Where each row's coins fall: spacing, offset, coin."""
+    gaps: NDArray[np.int64]
+    """Where the gaps between them fall."""
+    ends: NDArray[np.int64]
+    """Where a fifteenth coin would fall before the first and after the
+    last: inside the strip for every row that fits, since a track lies
+    below the grid and the strip reaches beyond the grid's sides."""
 
 
 @cache
-def _combs(
-    w: int, r: float
-) -> tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.bool_], NDArray[np.int64], NDArray[np.int64]]:
-    """Every row of fourteen evenly spaced coins of radius ``r`` that fits in a
-    strip ``w`` pixels wide: the spacings (from just over a coin's width up,
-    by 2.5 % at a time), the first coin's offsets, which offsets fit at each
-    spacing, and where each row's coins and the gaps between them fall. The
+def _rows(w: int, r: float) -> _Rows:
+    """The rows of coins of radius ``r`` in a strip ``w`` pixels wide: the
     same for every strip, so made once."""
     k = np.arange(COINS)
     steps = []
@@ -132,61 +174,59 @@ def _combs(
         step *= 1.025
     spacing = np.array(steps, np.float64)
     first = int(r)
-    ends = np.array([int(w - r - s * (COINS - 1)) for s in steps], np.int64)
-    offsets = np.arange(first, max(int(ends.max()) if steps else first, first + 1))
-    fits = offsets[None, :] < ends[:, None]
+    last = np.array([int(w - r - s * (COINS - 1)) for s in steps], np.int64)
+    offsets = np.arange(first, max(int(last.max()) if steps else first, first + 1))
+    fits = offsets[None, :] < last[:, None]
     at = offsets[None, :, None]
     teeth = np.rint(at + k[None, None, :] * spacing[:, None, None]).astype(np.int64)
     gaps = np.rint(at + (k[None, None, :-1] + 0.5) * spacing[:, None, None]).astype(np.int64)
-    return spacing, offsets, fits, np.minimum(teeth, w - 1), np.minimum(gaps, w - 1)
+    ends = np.rint(at + np.array([-1, COINS])[None, None, :] * spacing[:, None, None]).astype(np.int64)
+    fits &= (ends[..., 0] >= 1) & (ends[..., 1] <= w - 2)  # room beside the track to see that it stops
+    return _Rows(
+        spacing, offsets, fits, np.minimum(teeth, w - 1), np.minimum(gaps, w - 1), np.clip(ends, 1, w - 2)
+    )
+
+
+def _lined_rows(resp: NDArray[np.float32], r: float) -> list[int]:
+    """The ``ROWS`` rows that the most circles line, each the strongest
+    within a coin's radius, so that a frame's strong row of studs cannot
+    take every place from a fainter track below it."""
+    rowwise = np.sort(resp, axis=1)[:, -3 * COINS :].mean(axis=1)  # a row of many circles
+    reach = max(int(r), 1)
+    chosen: list[int] = []
+    for y in np.argsort(-rowwise):
+        if all(abs(int(y) - c) > reach for c in chosen):
+            chosen.append(int(y))
+            if len(chosen) == ROWS:
+                break
+    return chosen
 
 
 def find_track(picture: NDArray[np.float32]) -> Track | None:
-    """The best row of fourteen evenly spaced circles in a strip."""
-    gx = cv2.Sobel(picture, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(picture, cv2.CV_32F, 0, 1, ksize=3)
-    grad = np.hypot(gx, gy) / (float(np.percentile(picture, 90)) + 1.0)
+    """The best row of fourteen evenly spaced circles in a strip.
+
+    A row is judged by its third weakest coin (a finger or a pencil may
+    cover two), less the circles between its coins and any circle just
+    beyond either end: a track holds fourteen coins and stops, where a
+    frame's studs, dots or checks run on along the whole sheet."""
     best: Track | None = None
-    best_prof: NDArray[np.float32] | None = None
     for rr in RADII:
         r = rr * U
-        spacing, offsets, fits, teeth_at, gaps_at = _combs(picture.shape[1], r)
-        if not len(spacing):
+        rows = _rows(picture.shape[1], r)
+        if not len(rows.spacing):
             continue
-        resp = cv2.filter2D(grad, -1, _ring(r))
-        rowwise = np.sort(resp, axis=1)[:, -3 * COINS :].mean(axis=1)  # a row of many circles
-        for y in np.argsort(-rowwise)[:3]:
+        resp = circles(picture, r)
+        for y in _lined_rows(resp, r):
             prof = resp[y]
             cap = float(np.percentile(prof, 95))  # a typical circle; a blot counts no more
-            teeth = np.minimum(prof[teeth_at], cap).mean(axis=2)
-            gaps = np.clip(prof[gaps_at], 0, cap).mean(axis=2)
-            score = np.where(fits, teeth - gaps, -np.inf)
-            s, i = divmod(int(np.argmax(score)), len(offsets))  # the first best, narrowest spacing first
+            teeth = np.partition(np.minimum(prof[rows.teeth], cap), MISSING, axis=2)[:, :, MISSING]
+            gaps = np.clip(prof[rows.gaps], 0, cap).mean(axis=2)
+            beyond = np.clip(np.maximum.reduce([prof[rows.ends + d] for d in (-1, 0, 1)]), 0, cap).max(axis=2)
+            score = np.where(rows.fits, teeth - gaps - np.clip(beyond - gaps, 0, None), -np.inf)
+            s, i = divmod(int(np.argmax(score)), len(rows.offsets))  # the first best, narrowest spacing first
             if np.isfinite(score[s, i]) and (best is None or score[s, i] > best.score):
-                best = Track(float(score[s, i]), float(offsets[i]), float(spacing[s]), float(y), r)
-                best_prof = prof
-    if best is None or best_prof is None:
-        return None
-    return _slide(best, best_prof)
-
-
-def _slide(track: Track, prof: NDArray[np.float32]) -> Track:
-    """Move the row by whole coins toward the end where there is a circle:
-    a row that allows a weak tooth or two can sit one coin off."""
-
-    def at(k: int) -> float:
-        x = round(track.x0 + k * track.step)
-        return float(prof[max(x - 1, 0) : x + 2].max()) if 0 <= x < len(prof) else -1.0
-
-    for _ in range(2):
-        first, last, before, after = at(0), at(COINS - 1), at(-1), at(COINS)
-        if after > first and after - first >= before - last:
-            track = Track(track.score, track.x0 + track.step, track.step, track.y, track.r)
-        elif before > last:
-            track = Track(track.score, track.x0 - track.step, track.step, track.y, track.r)
-        else:
-            break
-    return track
+                best = Track(float(score[s, i]), float(rows.offsets[i]), float(rows.spacing[s]), float(y), r)
+    return best
 
 
 def read_coins(rgb: NDArray[np.uint8], to_photo: NDArray[np.float64], side: int, track: Track) -> int | None:

@@ -26,7 +26,7 @@ def test_a_track_all_alike_is_left_to_the_player(level: float) -> None:
     assert split(ink) is None
 
 
-@pytest.mark.parametrize(("x0", "step", "radius"), [(30.0, 12.0, 4), (12.0, 14.5, 5), (20.0, 10.0, 4)])
+@pytest.mark.parametrize(("x0", "step", "radius"), [(30.0, 12.0, 4), (20.0, 14.0, 5), (20.0, 10.0, 4)])
 def test_a_row_of_fourteen_circles_is_found_where_it_is(x0: float, step: float, radius: int) -> None:
     """A strip with fourteen circles drawn at a known place and spacing, a
     printed line and a blot beside them: the track is that row."""
@@ -44,6 +44,32 @@ def test_a_row_of_fourteen_circles_is_found_where_it_is(x0: float, step: float, 
     assert abs(track.y - 28) <= 1
     assert abs(track.step - step) <= 0.03 * step
     assert abs(track.x0 - x0) <= 1.5
+
+
+@pytest.mark.parametrize("ornament", ["studs", "checks"])
+def test_a_frame_decorated_along_the_sheet_is_not_the_track(ornament: str) -> None:
+    """A pad's frame below the grid, dark, with a row of light studs or
+    checks along its whole width, far stronger than the faint coins printed
+    below it: the track is the fourteen coins, which stop, not the frame's
+    row, which runs on past both ends."""
+    import cv2
+
+    from referee.vision.track import find_track
+
+    picture = np.full((50, 224), 200, np.uint8)
+    picture[2:16] = 40
+    for x in range(4, 224, 12):
+        if ornament == "studs":
+            cv2.circle(picture, (x, 9), 4, 230, 1)
+        else:
+            picture[5:13, x - 3 : x + 3] = 230
+    x0, step = 36.0, 12.5
+    for k in range(14):
+        cv2.circle(picture, (round(x0 + k * step), 33), 5, 165, 1)
+    track = find_track(picture.astype(np.float32))
+    assert track is not None
+    assert abs(track.y - 33) <= 1
+    assert abs(track.x0 - x0) <= 1.5 and abs(track.step - step) <= 0.03 * step
 
 
 def test_every_coin_is_read_alike_wherever_it_falls_on_the_pixels() -> None:
