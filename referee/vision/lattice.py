@@ -181,14 +181,19 @@ def _strip_fit(
 def _slide(strips: Comb, bands: Comb, cross: tuple[NDArray[np.float64], ...]) -> Comb:
     """Move ``strips`` by whole squares toward the side where the other
     direction's lines cross it: a comb that took a frame's edge or a line of
-    the margin for the grid's outline is one square off."""
+    the margin for the grid's outline is one square off. The strip beyond
+    must be crossed as a row of the grid is, at least half as much as the
+    typical row; the ink of a title or a coin track beyond a grid whose
+    first row is crowded with a player's drawings must not pull it a
+    square off the sheet's true grid."""
     across, along, weight = cross
     for _ in range(2):
-        first, last = (_strip_fit(across, along, weight, strips, j, bands) for j in (0, SIZE - 1))
-        before, after = (_strip_fit(across, along, weight, strips, j, bands) for j in (-1, SIZE))
-        if after > max(first, 0.0) and after - first >= before - last:
+        fit = [_strip_fit(across, along, weight, strips, j, bands) for j in range(-1, SIZE + 1)]
+        half = 0.5 * float(np.median(fit[1 : SIZE + 1]))
+        before, first, last, after = fit[0], fit[1], fit[SIZE], fit[SIZE + 1]
+        if after >= half > first and after - first >= before - last:
             strips = _shifted(strips, 1)
-        elif before > max(last, 0.0):
+        elif before >= half > last:
             strips = _shifted(strips, -1)
         else:
             break

@@ -144,3 +144,27 @@ def test_a_faint_lattice_without_the_sides_print_is_no_grid() -> None:
     ok, jpeg = cv2.imencode(".jpg", photo)
     with pytest.raises(NoGridError, match="no map grid found"):
         read_sheet(jpeg.tobytes(), "A")
+
+
+def test_a_first_row_crowded_with_drawings_keeps_the_grid_in_place() -> None:
+    """The grid filling the picture from top to bottom, each square of its
+    first row drawn over with dark upright strokes between the lines (a row
+    of W glyphs), and a line of lettering below the grid, a few of whose
+    strokes stand where the lines would go on: the grid is found where it
+    is. Moved a square down onto the lettering, it would leave the picture,
+    and no later check could move it back."""
+    img = _sheet(70)
+    g0 = 2 * U
+    for c in range(SIZE):
+        x = g0 + c * U + U // 2
+        for dx in (-10, -6, -2, 2, 6, 10):
+            img[g0 + 3 : g0 + U - 3, x + dx - 1 : x + dx + 1] = 60
+    for c in (0, 3, 7, 11):  # lettering under the grid
+        x = g0 + c * U
+        img[g0 + SIZE * U + 3 : g0 + SIZE * U + 11, x - 1 : x + 1] = 110
+    photo = img[g0 - 6 : g0 + SIZE * U + 12]  # the grid fills the picture from top to bottom
+    top, bottom = 5.5, 5.5 + SIZE * U
+    corners = np.array(
+        [[g0 - 0.5, top], [g0 + SIZE * U - 0.5, top], [g0 + SIZE * U - 0.5, bottom], [g0 - 0.5, bottom]]
+    )
+    assert _near(next(find_grids(photo)).quad, corners, SIZE * U)
