@@ -27,6 +27,8 @@ from referee.vision.lines import Family
 
 TEETH = SIZE + 1
 """Lines of the grid each way, the outline included."""
+ROOM = 0.03
+"""Share of the line pixels' extent searched beyond it at each end."""
 MIN_SPACING = 7.0
 """Smallest square, in rectified pixels, worth looking for."""
 
@@ -205,6 +207,14 @@ def _profile(pos: NDArray[np.float64], weight: NDArray[np.float64], length: int)
     return np.bincount(pos[keep].astype(int), weights=weight[keep], minlength=length).astype(np.float64)
 
 
+def _extent(pos: NDArray[np.float64]) -> tuple[float, float]:
+    """Where the line pixels lie along one axis, from their 0.5th to their
+    99.5th percentile and ``ROOM`` of that beyond each end."""
+    lo, hi = np.percentile(pos, [0.5, 99.5])
+    room = ROOM * (hi - lo)
+    return float(lo - room), float(hi + room)
+
+
 def lattices(
     strength: NDArray[np.float32], pair: tuple[Family, Family], min_grid: float
 ) -> list[tuple[float, NDArray[np.float64]]]:
@@ -231,8 +241,10 @@ def lattices(
     ub, vb, sb = ub[kb] * su, vb[kb] * sv, pb[kb, 2]
     if len(ua) < 50 or len(ub) < 50:
         return []
-    lo_u, hi_u = np.percentile(np.concatenate([ua, ub]), [0.5, 99.5])
-    lo_v, hi_v = np.percentile(np.concatenate([va, vb]), [0.5, 99.5])
+    # the lines' extent, a stray far pixel left out, and a little room beyond
+    # it: a grid filling the picture has its outline among the last pixels
+    lo_u, hi_u = _extent(np.concatenate([ua, ub]))
+    lo_v, hi_v = _extent(np.concatenate([va, vb]))
     if hi_u - lo_u > 6 * f or hi_v - lo_v > 6 * f:
         return []
     ua, ub, va, vb = ua - lo_u, ub - lo_u, va - lo_v, vb - lo_v

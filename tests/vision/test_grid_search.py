@@ -168,3 +168,17 @@ def test_a_first_row_crowded_with_drawings_keeps_the_grid_in_place() -> None:
         [[g0 - 0.5, top], [g0 + SIZE * U - 0.5, top], [g0 + SIZE * U - 0.5, bottom], [g0 - 0.5, bottom]]
     )
     assert _near(next(find_grids(photo)).quad, corners, SIZE * U)
+
+
+@pytest.mark.parametrize("crop", [0, 4])
+def test_a_grid_at_the_pictures_edge_in_a_thick_frame(crop: int) -> None:
+    """The grid's outline swallowed by a thick frame that the picture cuts
+    through: the outline's place has no thin line, and it lies at the very
+    edge of the lines seen, so the search must look a little beyond them."""
+    img = _sheet(70)
+    g0, g1 = 2 * U, (SIZE + 2) * U
+    cv2.rectangle(img, (g0, g0), (g1, g1), (40, 40, 40), 10)
+    photo = img[g0 - crop :]
+    top, bottom = crop - 0.5, crop + SIZE * U - 0.5
+    corners = np.array([[g0 - 0.5, top], [g1 - 0.5, top], [g1 - 0.5, bottom], [g0 - 0.5, bottom]])
+    assert _near(next(find_grids(photo)).quad, corners, SIZE * U)
