@@ -104,12 +104,17 @@ def lattice_support(strength: NDArray[np.float32], quad: Quad) -> float:
     """Share of the inner grid lines' segments (ten lines each way, one
     segment per square they pass) that are seen where ``quad`` puts them:
     more line ink on the segment than halfway to the next line on both
-    sides. A real grid scores near 1 however its frame, paper or ink look."""
+    sides. A real grid scores near 1 however its frame, paper or ink look.
+
+    The ink across a segment is its median along the segment's length: a
+    printed line runs the whole length, a player's mark only part of it.
+    Summed, a sheet with a dark mark in every square makes a second lattice
+    half a square off the grid's, and outweighs the grid's fainter lines."""
     pad = C
     canvas = _on_canvas(strength, quad, pad)
     shares = []
     for img in (canvas, np.ascontiguousarray(canvas.T)):
-        bands = img[pad : pad + SIZE * C].reshape(SIZE, C, -1)[:, 3 : C - 3].mean(axis=1)
+        bands = np.median(img[pad : pad + SIZE * C].reshape(SIZE, C, -1)[:, 3 : C - 3], axis=1)
         seen = sum(int(np.sum(_seen(bands, pad + k * C))) for k in range(1, SIZE))
         shares.append(seen / ((SIZE - 1) * SIZE))
     return min(shares)

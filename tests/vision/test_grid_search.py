@@ -182,3 +182,27 @@ def test_a_grid_at_the_pictures_edge_in_a_thick_frame(crop: int) -> None:
     top, bottom = crop - 0.5, crop + SIZE * U - 0.5
     corners = np.array([[g0 - 0.5, top], [g1 - 0.5, top], [g1 - 0.5, bottom], [g0 - 0.5, bottom]])
     assert _near(next(find_grids(photo)).quad, corners, SIZE * U)
+
+
+def test_a_lattice_of_a_players_marks_is_not_the_grid() -> None:
+    """A dark cross drawn in every square, darker than the printed lines and
+    more than half a square long, makes a second lattice half a square off
+    the grid's. A grid line runs the whole length of its square, a mark only
+    part of it, so the lattice check counts the ink a line has along most
+    of its length: the grid's lattice is seen, the marks' is not."""
+    from referee.vision.grid import lattice_support
+    from referee.vision.lines import line_map
+
+    img = _sheet(150)
+    g0, g1 = 2 * U, (SIZE + 2) * U
+    half = int(0.6 * U) // 2
+    for r in range(SIZE):
+        for c in range(SIZE):
+            x, y = g0 + c * U + U // 2, g0 + r * U + U // 2
+            img[y - half : y + half, x - 1 : x + 1] = 60
+            img[y - 1 : y + 1, x - half : x + half] = 60
+    strength = line_map(cv2.cvtColor(cv2.GaussianBlur(img, (0, 0), 0.8), cv2.COLOR_RGB2GRAY))
+    grid = np.array([[g0, g0], [g1, g0], [g1, g1], [g0, g1]], np.float32) - 0.5
+    marks = grid + np.float32(U / 2)
+    assert lattice_support(strength, grid) >= MIN_SUPPORT
+    assert lattice_support(strength, marks) < MIN_SUPPORT
