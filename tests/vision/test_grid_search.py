@@ -206,3 +206,34 @@ def test_a_lattice_of_a_players_marks_is_not_the_grid() -> None:
     marks = grid + np.float32(U / 2)
     assert lattice_support(strength, grid) >= MIN_SUPPORT
     assert lattice_support(strength, marks) < MIN_SUPPORT
+
+
+@pytest.mark.parametrize(("share", "read"), [(0.7, False), (0.85, True)])
+def test_a_faint_grid_must_match_the_side_more_surely(
+    monkeypatch: pytest.MonkeyPatch, share: float, read: bool
+) -> None:
+    """A grid whose lattice is only faintly seen (a blurred, dim photo)
+    passes the side check only when eight in ten of the side's printed
+    spaces are seen, not six: on such photos a wrong grid's reading can
+    match six in ten by chance."""
+    import json
+    from pathlib import Path
+
+    from referee.vision import reader
+    from referee.vision.grid import Candidate
+
+    sample = Path(__file__).parents[2] / "sample_sheets" / "000"
+    truth = json.loads(sample.with_suffix(".json").read_text())
+    data = sample.with_suffix(".jpg").read_bytes()
+    scale = reader.load_photo(data).scale
+    quad = np.array(truth["corners_px"], np.float32) / np.float32(scale)
+    monkeypatch.setattr(reader, "find_grids", lambda rgb: iter([Candidate(quad, 0.4)]))
+    monkeypatch.setattr(
+        reader, "_printed_seen", lambda probs, side: share if side.letter == truth["side"] else 0.0
+    )
+    monkeypatch.setattr(reader, "likeness", lambda canvas, spaces: 0.0)
+    if read:
+        assert reader.read_sheet(data, truth["side"]).side == truth["side"]
+    else:
+        with pytest.raises(NoGridError):
+            reader.read_sheet(data, truth["side"])
