@@ -137,8 +137,10 @@ def _decide(
         r, c = divmod(i, SIZE)
         printed = side.printed(r, c)
         if printed != terrain.EMPTY:
+            # the side decides a printed space, and the player cannot draw on
+            # it: outlined, it would only ask them to look at what they cannot change
             codes.append(printed)
-            conf.append(round(float(probs[i, CLASSES.index(printed)]), 3))
+            conf.append(1.0)
             continue
         p = probs[i, drawn] / max(float(probs[i, drawn].sum()), 1e-6)
         k = int(p.argmax())
