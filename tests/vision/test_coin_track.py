@@ -126,3 +126,24 @@ def test_a_track_read_one_coin_off_gives_no_count() -> None:
     assert split(coin_ink(photo, to_photo, 0, off_by_one)) == 13
     assert read_coins(photo, to_photo, 0, off_by_one) is None
     assert read_coins(photo, to_photo, 0, right) is None
+
+
+def test_coins_with_a_ring_inside_are_found_in_place() -> None:
+    """Printed coins with a smaller ring inside each: the inner rings are
+    circles too, but of another radius; the track is the coins' centres,
+    not a row half a coin off between their rims."""
+    import cv2
+
+    from referee.vision.track import find_track, strip
+
+    px, off = 60, 120
+    photo = np.full((17 * px, 16 * px + 2 * off, 3), 235, np.uint8)
+    cv2.rectangle(photo, (off, off), (off + 11 * px, off + 11 * px), (60, 50, 40), 3)
+    for k in range(COINS):
+        cx, cy = round(off + (5.5 + (k - 6.5) * 0.75) * px), round(off + 12.0 * px)
+        cv2.circle(photo, (cx, cy), round(0.3 * px), (70, 60, 50), 2)
+        cv2.circle(photo, (cx, cy), round(0.12 * px), (70, 60, 50), 3)
+    to_photo = np.array([[px, 0, off], [0, px, off], [0, 0, 1]], np.float64)
+    track = find_track(strip(cv2.cvtColor(photo, cv2.COLOR_RGB2GRAY), to_photo, 0))
+    assert track is not None  # in the strip the coins lie at x = 34 + 12 k, y = 15
+    assert abs(track.x0 - 34) <= 1.5 and abs(track.step - 12) <= 0.3 and abs(track.y - 15) <= 1
