@@ -100,15 +100,13 @@ def test_every_coin_is_read_alike_wherever_it_falls_on_the_pixels() -> None:
     assert read_coins(photo, to_photo, 0, track) == 6
 
 
-def test_a_track_read_one_coin_off_gives_no_count() -> None:
-    """Fourteen printed coins with a ring inside each, none marked, and the
-    track taken one coin to the right: its last place is bare paper beside
-    the track. Compared with each other, the thirteen printed coins look
-    inked and the bare place clean, a count of 13; but the bare place has
-    no printed rim, so the reader says it does not know."""
+def _ringed_coins() -> tuple[np.ndarray, np.ndarray]:
+    """A photo of a grid with fourteen printed coins below it, none marked,
+    each with a smaller ring inside, and the map from grid units to the
+    photo. In the strip (16 px a square from 1.5 squares left of the grid
+    and 0.1 below it) the coins lie at x = 34 + 12 k, y = 15, radius 0.3
+    squares."""
     import cv2
-
-    from referee.vision.track import Track, coin_ink, read_coins, split
 
     px, off = 60, 120
     photo = np.full((17 * px, 16 * px + 2 * off, 3), 235, np.uint8)
@@ -117,9 +115,19 @@ def test_a_track_read_one_coin_off_gives_no_count() -> None:
         cx, cy = round(off + (5.5 + (k - 6.5) * 0.75) * px), round(off + 12.0 * px)
         cv2.circle(photo, (cx, cy), round(0.3 * px), (70, 60, 50), 2)
         cv2.circle(photo, (cx, cy), round(0.12 * px), (70, 60, 50), 3)
-    to_photo = np.array([[px, 0, off], [0, px, off], [0, 0, 1]], np.float64)
-    # in the strip (16 px a square from 1.5 squares left of the grid and 0.1
-    # below it) the coins lie at x = 34 + 12 k, y = 15, radius 0.3 squares
+    return photo, np.array([[px, 0, off], [0, px, off], [0, 0, 1]], np.float64)
+
+
+def test_a_track_read_one_coin_off_gives_no_count() -> None:
+    """Fourteen printed coins with a ring inside each, none marked, and the
+    track taken one coin to the right: its last place is bare paper beside
+    the track. Compared with each other, the thirteen printed coins look
+    inked and the bare place clean, a count of 13; but the bare place has
+    no printed rim, so the reader says it does not know."""
+
+    from referee.vision.track import Track, coin_ink, read_coins, split
+
+    photo, to_photo = _ringed_coins()
     right = Track(1.0, 34.0, 12.0, 15.0, 4.8)
     assert split(coin_ink(photo, to_photo, 0, right)) is None  # all alike: unknown
     off_by_one = Track(1.0, 46.0, 12.0, 15.0, 4.8)
@@ -136,14 +144,7 @@ def test_coins_with_a_ring_inside_are_found_in_place() -> None:
 
     from referee.vision.track import find_track, strip
 
-    px, off = 60, 120
-    photo = np.full((17 * px, 16 * px + 2 * off, 3), 235, np.uint8)
-    cv2.rectangle(photo, (off, off), (off + 11 * px, off + 11 * px), (60, 50, 40), 3)
-    for k in range(COINS):
-        cx, cy = round(off + (5.5 + (k - 6.5) * 0.75) * px), round(off + 12.0 * px)
-        cv2.circle(photo, (cx, cy), round(0.3 * px), (70, 60, 50), 2)
-        cv2.circle(photo, (cx, cy), round(0.12 * px), (70, 60, 50), 3)
-    to_photo = np.array([[px, 0, off], [0, px, off], [0, 0, 1]], np.float64)
+    photo, to_photo = _ringed_coins()
     track = find_track(strip(cv2.cvtColor(photo, cv2.COLOR_RGB2GRAY), to_photo, 0))
-    assert track is not None  # in the strip the coins lie at x = 34 + 12 k, y = 15
+    assert track is not None
     assert abs(track.x0 - 34) <= 1.5 and abs(track.step - 12) <= 0.3 and abs(track.y - 15) <= 1
