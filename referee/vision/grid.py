@@ -45,8 +45,29 @@ be seen in only a third of them; the reader's check against the side's
 printed mountains judges such a grid."""
 KEEP = 3
 """Candidates each search hands to the reader's check."""
+FIT_SQUARE = 32.0
+"""Largest square, in pixels, at which a grid not clearly seen at the
+photo's own size is fitted again (``_Look.fitted``). Chosen on 73 blurred
+photos of our training draws (seeds 12000 and 13000) whose squares are over
+40 px: with the coarse search, 32 found one grid more than 48."""
 FAINT_GAIN = 2.0
 """How much stronger lines are seen in the searches for a blurred photo's grid."""
+COARSE_SIDE = 500
+"""Longer side of the picture in the last searches: blur widens a large
+grid's lines past what ``line_map`` sees as thin at ``DETECT_SIDE``."""
+COARSE_SMALLEST = 0.4
+"""Smallest grid side the coarse searches look for, as a share of the
+picture's shorter side. A smaller grid has squares under some 27 px at
+``DETECT_SIDE``; blur that widens its lines past what is seen as thin there
+smears a fifth of each square, too much to read it anyway."""
+LOOKS = (
+    (DETECT_SIDE, 1.0, SMALLEST),
+    (DETECT_SIDE, FAINT_GAIN, SMALLEST),
+    (COARSE_SIDE, FAINT_GAIN, COARSE_SMALLEST),
+)
+"""The searches, in order: (longer side of the picture, gain on its lines,
+smallest grid looked for). Only the coarse one fits its grids at a
+smaller size too (``_Look.fitted``)."""
 NO_GRID = _("no map grid found: fit the whole grid in the picture, with all four corners visible")
 
 Quad = NDArray[np.float32]
@@ -195,42 +216,82 @@ def refine(strength: NDArray[np.float32], quad: Quad, rounds: int = 2) -> Quad:
 
 
 class _Lines:
-    """The photo's thin-line strengths: at detection size, and at the
-    photo's own size (made once, when a grid is first fitted)."""
+    """The photo's thin-line strengths: at detection size, and at the sizes
+    grids are fitted at (each made once, when first needed)."""
 
     def __init__(self, rgb: NDArray[np.uint8]) -> None:
-        h, w = rgb.shape[:2]
-        self.k = min(1.0, DETECT_SIDE / max(h, w))
-        small = (
-            cv2.resize(rgb, (round(w * self.k), round(h * self.k)), interpolation=cv2.INTER_AREA)
-            if self.k < 1
-            else rgb
-        )
-        self.small = line_map(cv2.cvtColor(small, cv2.COLOR_RGB2GRAY))
+        self.rgb = rgb
         self.gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
-        self._full: NDArray[np.float32] | None = None
+        self._detect: dict[int, tuple[NDArray[np.float32], float]] = {}
+        self._fit: dict[int, NDArray[np.float32]] = {}
 
-    def full(self) -> NDArray[np.float32]:
-        if self._full is None:
-            self._full = line_map(self.gray)
-        return self._full
+    def detect(self, side: int) -> tuple[NDArray[np.float32], float]:
+        """Line strengths with the picture's longer side at most ``side``
+        pixels, and the scale they are at."""
+        if side not in self._detect:
+            h, w = self.rgb.shape[:2]
+            k = min(1.0, side / max(h, w))
+            small = (
+                cv2.resize(self.rgb, (round(w * k), round(h * k)), interpolation=cv2.INTER_AREA)
+                if k < 1
+                else self.rgb
+            )
+            self._detect[side] = (line_map(cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)), k)
+        return self._detect[side]
+
+    def at(self, square: float) -> tuple[NDArray[np.float32], float]:
+        """Line strengths for fitting a grid whose squares are ``square``
+        photo pixels, and the scale they are at: the photo's own size, or
+        smaller by halves of an octave until a square is at most
+        ``FIT_SQUARE`` pixels."""
+        level = max(0, int(np.ceil(2 * np.log2(max(square, 1.0) / FIT_SQUARE))))
+        scale = 2.0 ** (-level / 2)
+        if level not in self._fit:
+            h, w = self.gray.shape
+            gray = (
+                cv2.resize(self.gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+                if level
+                else self.gray
+            )
+            self._fit[level] = line_map(gray)
+        return self._fit[level], scale
 
 
 class _Look:
     """One look at the photo's lines, ``gain`` times their strength, from
     which grids are searched for with or without faint line families."""
 
-    def __init__(self, lines: _Lines, gain: float) -> None:
-        self.lines, self.gain = lines, gain
-        self.strength = lines.small * gain
+    def __init__(self, lines: _Lines, side: int, gain: float, smallest: float) -> None:
+        self.lines, self.gain, self.smallest = lines, gain, smallest
+        self.coarse = side < DETECT_SIDE
+        small, self.k = lines.detect(side)
+        self.strength = small * gain
         self.families = Families(self.strength)
-        self._full: NDArray[np.float32] | None = None
 
-    def full_strength(self) -> NDArray[np.float32]:
-        """Line strengths at the photo's own size, ``gain`` times, for fitting."""
-        if self._full is None:
-            self._full = self.lines.full() * self.gain
-        return self._full
+    def fitted(self, quad: Quad) -> Candidate | None:
+        """``quad`` fitted to the lines near it (``refine``, ``_settle``) at
+        the photo's own size; in the coarse search, where its lattice is not
+        clearly seen there and its squares are large, also at the size
+        ``_Lines.at`` chooses, keeping the better supported fit. None when
+        no fit is a readable grid. Blur widens a large grid's lines past
+        what ``line_map`` sees as thin; a sharp grid's lines are placed best
+        at full size. Only the coarse search, which a sharp photo never
+        reaches, fits smaller: there a dense texture (cloth, a photo of
+        something else) looks like thin lines everywhere, and any lattice
+        laid over it seems seen."""
+        sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+        best: Candidate | None = None
+        for square in (1.0, float(sides.max()) / SIZE) if self.coarse else (1.0,):
+            strength, scale = self.lines.at(square)
+            if best is not None and (best.clear or scale == 1.0):
+                break
+            strength = strength * self.gain
+            q = refine(strength, (quad * scale).astype(np.float32))
+            if _sane(q, strength.shape):
+                support, settled = _settle(strength, q, strength.shape)
+                if best is None or support > best.support:
+                    best = Candidate((settled / scale).astype(np.float32), support)
+        return best
 
     def grids(self, faint: bool, offered: list[Quad]) -> list[Candidate]:
         """Grids from the pairs of line families with a faint one
@@ -239,18 +300,16 @@ class _Look:
         ``KEEP``), then up to ``KEEP`` that are only faintly seen."""
         found: list[tuple[float, NDArray[np.float64]]] = []
         for pair in self.families.pairs(faint):
-            found += lattices(self.strength, pair, SMALLEST * min(self.strength.shape))
+            found += lattices(self.strength, pair, self.smallest * min(self.strength.shape))
         found.sort(key=lambda t: -t[0])
         scored: list[Candidate] = []
         for _score, quad in found[: 2 * KEEP]:
-            q = _order(quad / self.lines.k)
+            q = _order(quad / self.k)
             if any(_same(q, other) for other in [*offered, *(c.quad for c in scored)]):
                 continue
-            q = refine(self.full_strength(), q)
-            shape = self.lines.gray.shape
-            if _sane(q, shape):
-                support, settled = _settle(self.full_strength(), q, shape)
-                scored.append(Candidate(settled, support))
+            cand = self.fitted(q)
+            if cand is not None:
+                scored.append(cand)
         scored.sort(key=lambda c: -c.support)
         clear = [c for c in scored if c.clear][:KEEP]
         return clear + [c for c in scored if not c.clear and c.support >= FAINT_SUPPORT][:KEEP]
@@ -271,13 +330,15 @@ def find_grids(rgb: NDArray[np.uint8]) -> Iterator[Candidate]:
     long stripes outvote its grid), and lines at angles after the three
     strongest (a sheet beside pages of text); then both again with every
     line seen ``FAINT_GAIN`` times stronger (a blurred photo, whose thin
-    lines lose their darkness). Last come the grids whose lattice every
-    search saw only faintly (a dim and blurred photo), best supported first."""
+    lines lose their darkness); then both on a picture half as large
+    (``COARSE_SIDE``: a blurred photo taken close, whose lines blur wider
+    than thin). Last come the grids whose lattice every search saw only
+    faintly (a dim and blurred photo), best supported first."""
     offered: list[Quad] = []
     faint: list[Candidate] = []
     lines = _Lines(rgb)
-    for gain in (1.0, FAINT_GAIN):
-        look = _Look(lines, gain)
+    for side, gain, smallest in LOOKS:
+        look = _Look(lines, side, gain, smallest)
         for faint_families in (False, True):
             for cand in look.grids(faint_families, offered):
                 if cand.clear:

@@ -4,7 +4,8 @@ Photos the first look at the lines gets wrong, drawn here so that what each
 test asks is plain: a sheet on a checked cloth whose long stripes outvote
 its grid, a sheet beside pages of text whose lines make the strongest
 angles, a blurred photo whose thin lines have lost most of their
-darkness, and a blurred sheet coloured over half its lines.
+darkness, a blurred photo taken close, whose lines blur wider than thin,
+and a blurred sheet coloured over half its lines.
 """
 
 from __future__ import annotations
@@ -83,6 +84,24 @@ def test_a_blurred_photo_of_faint_lines() -> None:
     table = np.full((900, 1200, 3), 70, np.uint8)
     photo, corners = _photo(table, -4.0, (600, 450), 170)
     assert _found(cv2.GaussianBlur(photo, (0, 0), 2.5), corners)
+
+
+@pytest.mark.parametrize("blur", [5.0, 6.0])
+def test_a_blurred_photo_of_a_large_grid(blur: float) -> None:
+    """A 12 MP photo taken close and out of focus: the grid fills the
+    picture, 110 px a square, and blur spreads each line over some twenty
+    pixels, wider than ``line_map`` sees as thin at the search's size or
+    the fit's. A coarser look, and a fit at a size where the lines are thin
+    again, find it."""
+    u, h, w = 110, 1400, 1300
+    img = np.full((h, w, 3), (225, 232, 238), np.uint8)
+    x0, y0 = (w - SIZE * u) // 2, (h - SIZE * u) // 2
+    for k in range(SIZE + 1):
+        img[y0 : y0 + SIZE * u, x0 + k * u - 2 : x0 + k * u + 2] = 150
+        img[y0 + k * u - 2 : y0 + k * u + 2, x0 : x0 + SIZE * u] = 150
+    x1, y1 = x0 + SIZE * u, y0 + SIZE * u
+    corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64) - 0.5
+    assert _found(cv2.GaussianBlur(img, (0, 0), blur), corners)
 
 
 def _page(h: int, w: int, turn: float) -> np.ndarray:
