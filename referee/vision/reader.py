@@ -57,6 +57,10 @@ KIN_SEEN = 0.8
 Chosen on 150 photos of a training draw (seed 13000) read along their true
 corners: the right side the right way up gave 0.95 or more on 147 and 0.6
 on 3; every other side and turn 0.55 or less."""
+KIN_READINGS = 12
+"""Readings of clearly seen grids (the first three, each way up) on which
+a refused photo's printed mountains are compared with the other sides'
+(``_kin_side``); each comparison costs some 8 ms a side."""
 TRACK_SEEN = 0.2
 """Least coin-track score for the coins to be read at all. Chosen on 150
 photos of a training draw (seed 13000) read along their true corners: from
@@ -208,6 +212,16 @@ def _looks_like(tried: list[NDArray[np.float32]], chosen: MapSide, bar: float = 
     return letter
 
 
+def _kin_side(canvases: list[NDArray[np.uint8]], chosen: MapSide) -> str | None:
+    """The other map side whose printed mountains are each other's kin
+    (``likeness``) on one of the straightened grids ``canvases``, if any:
+    a printing the network does not know still names the side it shows."""
+    for letter, other in sorted(map_sides().items()):
+        if letter != chosen.letter and any(likeness(c, other.mountains) >= KIN_SEEN for c in canvases):
+            return letter
+    return None
+
+
 def read_sheet(data: bytes, side: str) -> SheetReading:
     """Read a photographed map sheet of ``side`` (A to D).
 
@@ -221,6 +235,7 @@ def read_sheet(data: bytes, side: str) -> SheetReading:
     gray = cv2.cvtColor(photo.rgb, cv2.COLOR_RGB2GRAY)
     best: tuple[float, Rectified, NDArray[np.float32], NDArray[np.float32], Track | None] | None = None
     tried: list[NDArray[np.float32]] = []
+    canvases: list[NDArray[np.uint8]] = []  # of clearly seen grids, for ``_kin_side``
     any_clear = False
     for candidate in find_grids(photo.rgb):
         quad = candidate.quad
@@ -229,6 +244,8 @@ def read_sheet(data: bytes, side: str) -> SheetReading:
         for k, track in ways:
             upright, rect, probs = _read_way(photo.rgb, quad, k, map_side)
             tried.append(probs)
+            if candidate.clear and len(canvases) < KIN_READINGS:
+                canvases.append(rect.canvas)
             seen = _seen(probs, rect, map_side, candidate.clear)
             if best is None or seen > best[0]:
                 best = (seen, rect, probs, upright, track)
@@ -252,7 +269,7 @@ def read_sheet(data: bytes, side: str) -> SheetReading:
     assert best is not None
     seen, rect_obj, probs, upright, track = best
     if seen < PRINTED_SEEN:
-        other = _looks_like(tried, map_side)
+        other = _looks_like(tried, map_side) or _kin_side(canvases, map_side)
         if other is not None:
             raise WrongSheetError(
                 _(

@@ -85,8 +85,8 @@ def test_a_checked_cloth_gives_no_kin() -> None:
 @pytest.mark.slow
 def test_a_sheet_whose_mountains_the_network_does_not_see_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
     """A printing whose mountain picture the network does not know (forced:
-    it sees none) is still found and read on its right side, and still
-    refused on the wrong one."""
+    it sees none) is still found and read on its right side, and refused on
+    the wrong one with the side it shows."""
     from referee.vision import reader
     from referee.vision.errors import WrongSheetError
 
@@ -97,5 +97,5 @@ def test_a_sheet_whose_mountains_the_network_does_not_see_is_read(monkeypatch: p
     corners = np.array(got.corners)
     assert np.abs(corners - np.array(truth["corners_px"])).max() < 0.02 * np.ptp(corners[:, 0])
     other = "B" if truth["side"] == "A" else "A"
-    with pytest.raises(WrongSheetError):
+    with pytest.raises(WrongSheetError, match=f"looks like map side {truth['side']}"):
         reader.read_sheet(data, other)
