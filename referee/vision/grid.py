@@ -339,13 +339,17 @@ def find_grids(rgb: NDArray[np.uint8]) -> Iterator[Candidate]:
     lines = _Lines(rgb)
     for side, gain, smallest in LOOKS:
         look = _Look(lines, side, gain, smallest)
+        # the coarse search offers KEEP clear grids in all: over a cloth, whose
+        # lattice it sees again at other extents, each costs a reading
+        budget = KEEP if look.coarse else 2 * KEEP
         for faint_families in (False, True):
             for cand in look.grids(faint_families, offered):
-                if cand.clear:
+                if not cand.clear:
+                    faint.append(cand)
+                elif budget:
+                    budget -= 1
                     offered.append(cand.quad)
                     yield cand
-                else:
-                    faint.append(cand)
     shown = 0
     for cand in sorted(faint, key=lambda c: -c.support):
         if shown < KEEP and not any(_same(cand.quad, other) for other in offered):
