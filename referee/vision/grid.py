@@ -268,30 +268,36 @@ class _Look:
         self.strength = small * gain
         self.families = Families(self.strength)
 
-    def fitted(self, quad: Quad) -> Candidate | None:
+    def _fit_at(self, quad: Quad, square: float) -> Candidate | None:
         """``quad`` fitted to the lines near it (``refine``, ``_settle``) at
-        the photo's own size; in the coarse search, where its lattice is not
-        clearly seen there and its squares are large, also at the size
-        ``_Lines.at`` chooses, keeping the better supported fit. None when
-        no fit is a readable grid. Blur widens a large grid's lines past
-        what ``line_map`` sees as thin; a sharp grid's lines are placed best
-        at full size. Only the coarse search, which a sharp photo never
-        reaches, fits smaller: there a dense texture (cloth, a photo of
-        something else) looks like thin lines everywhere, and any lattice
-        laid over it seems seen."""
-        sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-        best: Candidate | None = None
-        for square in (1.0, float(sides.max()) / SIZE) if self.coarse else (1.0,):
-            strength, scale = self.lines.at(square)
-            if best is not None and (best.clear or scale == 1.0):
-                break
-            strength = strength * self.gain
-            q = refine(strength, (quad * scale).astype(np.float32))
-            if _sane(q, strength.shape):
-                support, settled = _settle(strength, q, strength.shape)
-                if best is None or support > best.support:
-                    best = Candidate((settled / scale).astype(np.float32), support)
-        return best
+        the size ``_Lines.at`` chooses for squares of ``square`` pixels, or
+        None when the fit is no readable grid."""
+        strength, scale = self.lines.at(square)
+        strength = strength * self.gain
+        q = refine(strength, (quad * scale).astype(np.float32))
+        if not _sane(q, strength.shape):
+            return None
+        support, settled = _settle(strength, q, strength.shape)
+        return Candidate((settled / scale).astype(np.float32), support)
+
+    def fitted(self, quad: Quad) -> Candidate | None:
+        """``quad`` fitted at the photo's own size; in the coarse search,
+        where its lattice is not clearly seen there, also at the size
+        ``_Lines.at`` chooses for its squares, keeping the better supported
+        fit. None when no fit is a readable grid. Blur widens a large grid's
+        lines past what ``line_map`` sees as thin; a sharp grid's lines are
+        placed best at full size. Only the coarse search, which a sharp
+        photo never reaches, fits smaller: there a dense texture (cloth, a
+        photo of something else) looks like thin lines everywhere, and any
+        lattice laid over it seems seen."""
+        full = self._fit_at(quad, 1.0)
+        if not self.coarse or full is not None and full.clear:
+            return full
+        square = float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).max()) / SIZE
+        small = self._fit_at(quad, square) if square > FIT_SQUARE else None
+        if small is None or full is not None and small.support <= full.support:
+            return full
+        return small
 
     def grids(self, faint: bool, offered: list[Quad]) -> list[Candidate]:
         """Grids from the pairs of line families with a faint one
