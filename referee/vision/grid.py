@@ -61,13 +61,14 @@ picture's shorter side. A smaller grid has squares under some 27 px at
 ``DETECT_SIDE``; blur that widens its lines past what is seen as thin there
 smears a fifth of each square, too much to read it anyway."""
 LOOKS = (
-    (DETECT_SIDE, 1.0, SMALLEST),
-    (DETECT_SIDE, FAINT_GAIN, SMALLEST),
-    (COARSE_SIDE, FAINT_GAIN, COARSE_SMALLEST),
+    (DETECT_SIDE, 1.0, SMALLEST, False),
+    (DETECT_SIDE, FAINT_GAIN, SMALLEST, False),
+    (COARSE_SIDE, FAINT_GAIN, COARSE_SMALLEST, False),
+    (DETECT_SIDE, 1.0, SMALLEST, True),
 )
 """The searches, in order: (longer side of the picture, gain on its lines,
-smallest grid looked for). Only the coarse one fits its grids at a
-smaller size too (``_Look.fitted``)."""
+smallest grid looked for, whether combs are found band by band). Only the
+coarse one fits its grids at a smaller size too (``_Look.fitted``)."""
 NO_GRID = _("no map grid found: fit the whole grid in the picture, with all four corners visible")
 
 Quad = NDArray[np.float32]
@@ -261,8 +262,8 @@ class _Look:
     """One look at the photo's lines, ``gain`` times their strength, from
     which grids are searched for with or without faint line families."""
 
-    def __init__(self, lines: _Lines, side: int, gain: float, smallest: float) -> None:
-        self.lines, self.gain, self.smallest = lines, gain, smallest
+    def __init__(self, lines: _Lines, side: int, gain: float, smallest: float, banded: bool) -> None:
+        self.lines, self.gain, self.smallest, self.banded = lines, gain, smallest, banded
         self.coarse = side < DETECT_SIDE
         small, self.k = lines.detect(side)
         self.strength = small * gain
@@ -306,7 +307,7 @@ class _Look:
         ``KEEP``), then up to ``KEEP`` that are only faintly seen."""
         found: list[tuple[float, NDArray[np.float64]]] = []
         for pair in self.families.pairs(faint):
-            found += lattices(self.strength, pair, self.smallest * min(self.strength.shape))
+            found += lattices(self.strength, pair, self.smallest * min(self.strength.shape), self.banded)
         found.sort(key=lambda t: -t[0])
         scored: list[Candidate] = []
         for _score, quad in found[: 2 * KEEP]:
@@ -338,13 +339,16 @@ def find_grids(rgb: NDArray[np.uint8]) -> Iterator[Candidate]:
     line seen ``FAINT_GAIN`` times stronger (a blurred photo, whose thin
     lines lose their darkness); then both on a picture half as large
     (``COARSE_SIDE``: a blurred photo taken close, whose lines blur wider
-    than thin). Last come the grids whose lattice every search saw only
-    faintly (a dim and blurred photo), best supported first."""
+    than thin); then lines summed band by band of the picture (a sheet
+    lying square with a checked cloth, whose stripes outvote the grid's
+    lines summed over the whole picture). Last come the grids whose lattice
+    every search saw only faintly (a dim and blurred photo), best supported
+    first."""
     offered: list[Quad] = []
     faint: list[Candidate] = []
     lines = _Lines(rgb)
-    for side, gain, smallest in LOOKS:
-        look = _Look(lines, side, gain, smallest)
+    for side, gain, smallest, banded in LOOKS:
+        look = _Look(lines, side, gain, smallest, banded)
         # the coarse search offers KEEP clear grids in all: over a cloth, whose
         # lattice it sees again at other extents, each costs a reading
         budget = KEEP if look.coarse else 2 * KEEP

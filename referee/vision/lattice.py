@@ -10,9 +10,15 @@ Each is found as a comb: for every spacing and offset, the ink under the
 twelve teeth against the ink halfway between them. The teeth are judged by a
 low quantile, so a comb must find ink at nearly every tooth (one or two may
 be missing where a frame swallows the outer line or a hand covers a corner),
-and by the gaps, so a comb of half or double the spacing loses. Columns and
-rows are then looked for again inside each other's span, which leaves the
-title, the coin track and the table around the sheet out of the count.
+and by the gaps, so a comb of half or double the spacing loses. A comb found
+is then slid by whole squares toward the strips the other direction's lines
+cross, which leaves the title, the coin track and the frame out.
+
+A checked cloth's stripes run the whole picture, and the sheet's lines only
+its own part: summed over the whole picture, a cloth lying parallel to the
+sheet outvotes the grid at every offset. The banded search sums each
+direction's lines only over a band of the other direction, so that within
+the band where the sheet lies, the sheet hides the cloth under it.
 """
 
 from __future__ import annotations
@@ -31,6 +37,11 @@ ROOM = 0.03
 """Share of the line pixels' extent searched beyond it at each end."""
 MIN_SPACING = 7.0
 """Smallest square, in rectified pixels, worth looking for."""
+BANDS = (2, 3, 5)
+"""How many half-overlapping bands the banded search cuts the other
+direction's extent into: bands of two thirds, a half and a third of it."""
+BAND_KEEP = 2
+"""Combs kept from each band."""
 
 
 @dataclass(frozen=True)
@@ -103,10 +114,7 @@ def combs(profile: NDArray[np.float64], min_spacing: float, keep: int = 4) -> li
     for c in out:
         if c.score <= 0:
             break
-        if all(
-            abs(c.offset - d.offset) > d.spacing / 2 or abs(c.spacing - d.spacing) > d.spacing * 0.05
-            for d in chosen
-        ):
+        if not any(_same_comb(c, d) for d in chosen):
             chosen.append(c)
         if len(chosen) == keep:
             break
@@ -202,6 +210,25 @@ def _slide(strips: Comb, bands: Comb, cross: tuple[NDArray[np.float64], ...]) ->
     return strips
 
 
+def _runs_on(
+    cols: Comb, rows: Comb, a: tuple[NDArray[np.float64], ...], b: tuple[NDArray[np.float64], ...]
+) -> bool:
+    """Whether the lattice of ``cols`` and ``rows`` runs on beyond its
+    outline on at least two sides: the strip a square beyond is crossed by
+    its lines at least half as much as its typical row or column. The map's
+    lines stop at its outline, so at most the title or the coin track beyond
+    one side may happen to be crossed; a patch of cloth in a corner of the
+    picture runs on towards the other two."""
+    ua, va, sa = a
+    ub, vb, sb = b
+    crossed = 0
+    for across, along, weight, strips, bands in ((ub, vb, sb, cols, rows), (va, ua, sa, rows, cols)):
+        fit = [_strip_fit(across, along, weight, strips, j, bands) for j in range(-1, SIZE + 1)]
+        half = 0.5 * float(np.median(fit[1 : SIZE + 1]))
+        crossed += int(fit[0] >= half) + int(fit[SIZE + 1] >= half)
+    return crossed >= 2
+
+
 def _profile(pos: NDArray[np.float64], weight: NDArray[np.float64], length: int) -> NDArray[np.float64]:
     keep = (pos >= 0) & (pos < length)
     return np.bincount(pos[keep].astype(int), weights=weight[keep], minlength=length).astype(np.float64)
@@ -215,11 +242,55 @@ def _extent(pos: NDArray[np.float64]) -> tuple[float, float]:
     return float(lo - room), float(hi + room)
 
 
+def _banded_combs(
+    across: NDArray[np.float64],
+    along: NDArray[np.float64],
+    weight: NDArray[np.float64],
+    n: int,
+    n_along: int,
+    min_spacing: float,
+) -> list[Comb]:
+    """The best combs of each band along the other direction (``BANDS``),
+    each found from the line pixels in its band alone, without repeats.
+
+    A cloth beside the sheet, within the band, makes as good a comb at
+    every whole stripe it is shifted by; those are one lattice, and only
+    the best of them is kept, so that the sheet's comb is kept too."""
+    out: list[Comb] = []
+    for count in BANDS:
+        length = 2.0 * n_along / (count + 1)
+        if length < min_spacing * SIZE:
+            continue
+        for k in range(count):
+            lo = k * length / 2
+            keep = (along >= lo) & (along < lo + length)
+            mine: list[Comb] = []
+            for c in combs(_profile(across[keep], weight[keep], n), min_spacing, keep=3 * BAND_KEEP):
+                if len(mine) < BAND_KEEP and not any(_repeats(c, d) for d in mine):
+                    mine.append(c)
+            out += [c for c in mine if not any(_same_comb(c, d) for d in out)]
+    return out
+
+
+def _same_comb(c: Comb, d: Comb) -> bool:
+    """Whether comb ``c`` is ``d``: about the same spacing and offset."""
+    return abs(c.offset - d.offset) <= d.spacing / 2 and abs(c.spacing - d.spacing) <= d.spacing * 0.05
+
+
+def _repeats(c: Comb, d: Comb) -> bool:
+    """Whether comb ``c`` is ``d`` again: about the same spacing, over more
+    than half of ``d``'s span (the same lattice, shifted by whole lines)."""
+    overlap = min(c.end, d.end) - max(c.offset, d.offset)
+    return abs(c.spacing - d.spacing) <= 0.05 * d.spacing and overlap > 0.5 * SIZE * d.spacing
+
+
 def lattices(
-    strength: NDArray[np.float32], pair: tuple[Family, Family], min_grid: float
+    strength: NDArray[np.float32], pair: tuple[Family, Family], min_grid: float, banded: bool = False
 ) -> list[tuple[float, NDArray[np.float64]]]:
     """Grid candidates for one pair of families: (score, corners in
-    ``strength`` pixels, clockwise from any corner), best first."""
+    ``strength`` pixels, clockwise from any corner), best first. ``banded``:
+    each direction's combs found band by band of the other (a sheet lying
+    parallel to a checked cloth), not over the whole picture."""
     h_norm = _rectifier(*pair)
     if h_norm is None:
         return []
@@ -250,14 +321,24 @@ def lattices(
     ua, ub, va, vb = ua - lo_u, ub - lo_u, va - lo_v, vb - lo_v
     nu, nv = int(hi_u - lo_u) + 2, int(hi_v - lo_v) + 2
     found: list[tuple[float, NDArray[np.float64]]] = []
-    cols = combs(_profile(ua, sa, nu), min_grid / SIZE, keep=4)
-    rows = combs(_profile(vb, sb, nv), min_grid / SIZE, keep=4)
+    if banded:
+        cols = _banded_combs(ua, va, sa, nu, nv, min_grid / SIZE)
+        rows = _banded_combs(vb, ub, sb, nv, nu, min_grid / SIZE)
+    else:
+        cols = combs(_profile(ua, sa, nu), min_grid / SIZE, keep=4)
+        rows = combs(_profile(vb, sb, nv), min_grid / SIZE, keep=4)
     fa, fb = (ua, va, sa), (ub, vb, sb)
     pairs = sorted(((_support(fa, fb, cu, cv), cu, cv) for cu in cols for cv in rows), key=lambda t: -t[0])
     back = np.linalg.inv(h)
-    for support, cu, cv in pairs[:3]:
+    kept = 0
+    for support, cu, cv in pairs:
+        if kept == 3:
+            break
         for _ in range(2):
             cu, cv = _slide(cu, cv, (ub, vb, sb)), _slide(cv, cu, (va, ua, sa))
+        if banded and _runs_on(cu, cv, fa, fb):
+            continue  # a cloth's lattice runs on past any twelve of its lines; the map's stops
+        kept += 1
         support = _support(fa, fb, cu, cv)
         corners_r = np.array(
             [[cu.offset, cv.offset], [cu.end, cv.offset], [cu.end, cv.end], [cu.offset, cv.end]]

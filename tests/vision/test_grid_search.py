@@ -2,8 +2,8 @@
 
 Photos the first look at the lines gets wrong, drawn here so that what each
 test asks is plain: a sheet on a checked cloth whose long stripes outvote
-its grid, a sheet beside pages of text whose lines make the strongest
-angles, a blurred photo whose thin lines have lost most of their
+its grid, or lie square with it, a sheet beside pages of text whose lines
+make the strongest angles, a blurred photo whose thin lines have lost most of their
 darkness, a blurred photo taken close, whose lines blur wider than thin,
 and a blurred sheet coloured over half its lines.
 """
@@ -75,6 +75,23 @@ def test_a_sheet_on_a_checked_cloth() -> None:
     for y in range(9, h, 31):
         cloth[y : y + 3, :] = 60
     photo, corners = _photo(cloth, 6.0, (560, 450), 70)
+    assert _found(cv2.GaussianBlur(photo, (0, 0), 1.0), corners)
+
+
+@pytest.mark.parametrize("period", [23, 31, 40, 52])
+def test_a_sheet_squared_with_a_checked_cloth(period: int) -> None:
+    """The sheet lies square with the cloth, whose stripes share the grid's
+    directions and run the whole picture: summed over it, the cloth's
+    lattice outvotes the grid's at every offset, whatever its spacing. The
+    banded search, which sums the lines over a band of the picture where
+    the sheet hides the cloth, offers the sheet's grid."""
+    h, w = 900, 1200
+    cloth = np.full((h, w, 3), 200, np.uint8)
+    for x in range(5, w, period):
+        cloth[:, x : x + 3] = 60
+    for y in range(9, h, period):
+        cloth[y : y + 3, :] = 60
+    photo, corners = _photo(cloth, 0.0, (560, 450), 70)
     assert _found(cv2.GaussianBlur(photo, (0, 0), 1.0), corners)
 
 
