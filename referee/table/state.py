@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
-from referee.rules import data, deck, heroes
+from referee.rules import data, deck, heroes, terrain
 from referee.rules.cards import Printing, ScoringCard, card_named, differs
 from referee.rules.i18n import _, ngettext
 from referee.store import tables as stored
@@ -91,6 +91,18 @@ class Table:
         monsters they attack, the Gorgon and the Giant Troll destroy spaces.
         A base game has no destroyed spaces."""
         return self.heroes or bool({heroes.GORGON_GAZE, heroes.GIANT_TROLL_RAVAGE} & set(self.setup.ambushes))
+
+    @property
+    def drawn(self) -> frozenset[str]:
+        """The map codes a player can draw in this game: a hero only with
+        hero cards in the deck, a destroyed space only where something
+        destroys. What the photo reader may read on an empty space."""
+        codes = set(terrain.DRAWN)
+        if not self.heroes:
+            codes.discard(terrain.HERO)
+        if not self.destroys:
+            codes.discard(terrain.DESTROYED)
+        return frozenset(codes)
 
     @property
     def solo(self) -> bool:

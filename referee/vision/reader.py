@@ -133,10 +133,15 @@ def _seen(probs: NDArray[np.float32], rect: Rectified, side: MapSide, clear: boo
 
 
 def _decide(
-    probs: NDArray[np.float32], side: MapSide
+    probs: NDArray[np.float32], side: MapSide, drawable: frozenset[str] = terrain.DRAWN
 ) -> tuple[tuple[str, ...], tuple[tuple[float, ...], ...]]:
+    """Each square's code and confidence: a printed space as the side
+    prints it, any other the likeliest of empty and the ``drawable`` codes,
+    its probability taken among those alone. A game without heroes has no
+    hero spaces, so a square the network thinks is a hero, or else a
+    village, is a village there, not a hero the player cannot paint."""
     codes, conf = [], []
-    drawn = [CLASSES.index(c) for c in CLASSES if c not in terrain.PRINTED]
+    drawn = [CLASSES.index(c) for c in CLASSES if c == terrain.EMPTY or c in drawable]
     for i in range(SIZE * SIZE):
         r, c = divmod(i, SIZE)
         printed = side.printed(r, c)
@@ -222,8 +227,10 @@ def _kin_side(canvases: list[NDArray[np.uint8]], chosen: MapSide) -> str | None:
     return None
 
 
-def read_sheet(data: bytes, side: str) -> SheetReading:
-    """Read a photographed map sheet of ``side`` (A to D).
+def read_sheet(data: bytes, side: str, drawable: frozenset[str] = terrain.DRAWN) -> SheetReading:
+    """Read a photographed map sheet of ``side`` (A to D), on which a player
+    can draw the codes ``drawable`` (all by default; a game without heroes
+    has no hero spaces, and one where nothing destroys no destroyed ones).
 
     Raises a ``VisionError`` with a sentence for the player when the photo
     cannot be read."""
@@ -289,7 +296,7 @@ def read_sheet(data: bytes, side: str) -> SheetReading:
                 side=map_side.letter,
             )
         )
-    grid, conf = _decide(probs, map_side)
+    grid, conf = _decide(probs, map_side, drawable)
     coins = None
     if track is not None and track.score >= TRACK_SEEN:  # found below these corners, this way up
         coins = read_coins(photo.rgb, _to_photo(upright), 0, track)

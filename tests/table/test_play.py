@@ -114,3 +114,14 @@ def test_a_solo_game_gets_its_rating(session: Session) -> None:
     settled = standings.settle(session, t)
     assert settled.solo is not None and settled.solo.title
     assert standings.export_game(session, t)["solo"]["rating"] == settled.solo.rating
+
+
+@pytest.mark.parametrize(
+    ("edition", "drawn"),
+    [("base", "FVAWM"), ("heroes", "FVAWMHX")],
+)
+def test_what_a_player_can_draw_in_each_edition(session: Session, edition: str, drawn: str) -> None:
+    """A base game has no hero cards and nothing that destroys a space; the
+    photo reader reads only what a player can draw (``Table.drawn``)."""
+    t = new_table(session, ["Ann", "Ben"], edition=edition, chosen=None)
+    assert t.drawn == frozenset(drawn)

@@ -36,7 +36,11 @@ def client(app: Flask) -> FlaskClient:
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_sheets"
 
 SAMPLE = "006"
-"""A colour sheet of side A (base game codes only) the tests photograph."""
+"""A colour sheet of side A the tests photograph (one destroyed space on it,
+which a base game's reading cannot have)."""
+BASE_GAME = frozenset("FVAWM")
+"""What a player can draw in a base game, the tables these tests make: no
+hero and no destroyed space, so the reader reads neither."""
 
 
 def sample(name: str = SAMPLE) -> tuple[bytes, dict[str, Any]]:

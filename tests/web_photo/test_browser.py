@@ -17,7 +17,7 @@ from PIL import Image
 
 from referee.vision.reader import read_sheet
 from tests.browser import ARGS, CHROMIUM, LiveServer, playwright_or_skip
-from tests.web_photo.conftest import SAMPLE, SAMPLES, sample, stored_sheets
+from tests.web_photo.conftest import BASE_GAME, SAMPLE, SAMPLES, sample, stored_sheets
 from tests.web_sheets.conftest import make_table
 
 SHOTS = Path("/tmp/shots")
@@ -52,7 +52,7 @@ def test_photograph_fix_and_save(app: Flask, server: str) -> None:
     sync_playwright = playwright_or_skip()
     SHOTS.mkdir(exist_ok=True)
     data, truth = sample()
-    reading = read_sheet(data, truth["side"])
+    reading = read_sheet(data, truth["side"], BASE_GAME)
     codes = "".join(reading.grid)
     true_codes = "".join(truth["grid"])
     wrong = [i for i in range(121) if codes[i] != true_codes[i]]

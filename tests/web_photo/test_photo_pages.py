@@ -21,6 +21,7 @@ from referee.rules.sheet import MapSheet
 from referee.vision.reader import read_sheet
 from referee.web.photo import reading_config
 from tests.web_photo.conftest import (
+    BASE_GAME,
     multipart,
     page_config,
     photo_error,
@@ -47,7 +48,7 @@ def test_photo_prefills_the_editor_and_saves_nothing(app: Flask, client: FlaskCl
     before = stored_sheets(app, t)
     response = post_photo(client, t, 1, "spring", data)
     assert response.status_code == 200, photo_error(response.text)
-    reading = read_sheet(data, truth["side"])
+    reading = read_sheet(data, truth["side"], BASE_GAME)
     config = page_config(response.text)
     shown = config["reading"]
     assert shown["map"] == "".join(reading.grid)
@@ -114,17 +115,40 @@ def test_json_clients_get_the_reading(app: Flask, client: FlaskClient) -> None:
     response = post_photo(client, t, 1, "spring", data, headers={"Accept": "application/json"})
     assert response.status_code == 200
     body = response.json
-    reading = read_sheet(data, truth["side"])
+    reading = read_sheet(data, truth["side"], BASE_GAME)
     assert body["grid"] == list(reading.grid)
     assert body["coins"] == reading.coins
     assert body["revision"] == stored_sheets(app, t)[0][4]
     assert body["photo"].startswith("data:image/jpeg;base64,")
 
 
+@pytest.mark.parametrize(("edition", "drawn"), [("base", "FVAWM"), ("heroes", "FVAWMHX")])
+def test_a_reading_has_only_what_the_game_can_draw(
+    app: Flask, client: FlaskClient, edition: str, drawn: str
+) -> None:
+    """Sample 005 has heroes and destroyed spaces, and the reader sees them.
+    At a base table the reading has neither (the editor has no brush for
+    them): each such square is the likeliest of what a player can draw there,
+    and an empty or drawn square keeps its reading. A Heroes table keeps them."""
+    data, truth = sample("005")
+    everything = "".join(read_sheet(data, truth["side"]).grid)
+    assert {"H", "X"} <= set(everything)
+    t = make_table(app, ["Ann", "Ben"], edition=edition, side=truth["side"])
+    claim(client, t, 1)
+    editor(client, t, 1, "spring")
+    response = post_photo(client, t, 1, "spring", data)
+    assert response.status_code == 200, photo_error(response.text)
+    shown = page_config(response.text)["reading"]["map"]
+    assert set(shown) <= set(drawn) | {".", "^", "#"}
+    assert [i for i, (a, b) in enumerate(zip(everything, shown, strict=True)) if a != b] == [
+        i for i, code in enumerate(everything) if code not in drawn + ".^#"
+    ]
+
+
 def test_a_filled_space_read_as_empty_is_outlined(app: Flask, client: FlaskClient) -> None:
     t = _table(app, client)
     data, truth = sample()
-    reading = read_sheet(data, truth["side"])
+    reading = read_sheet(data, truth["side"], BASE_GAME)
     codes = "".join(reading.grid)
     doubtful = {r * 11 + c for r, c in reading.doubtful()}
     i = next(i for i, code in enumerate(codes) if code == "." and i not in doubtful)
