@@ -196,10 +196,8 @@ def _slide(strips: Comb, bands: Comb, cross: tuple[NDArray[np.float64], ...]) ->
     typical row; the ink of a title or a coin track beyond a grid whose
     first row is crowded with a player's drawings must not pull it a
     square off the sheet's true grid."""
-    across, along, weight = cross
     for _ in range(2):
-        fit = [_strip_fit(across, along, weight, strips, j, bands) for j in range(-1, SIZE + 1)]
-        half = 0.5 * float(np.median(fit[1 : SIZE + 1]))
+        fit, half = _crossings(strips, bands, cross)
         before, first, last, after = fit[0], fit[1], fit[SIZE], fit[SIZE + 1]
         if after >= half > first and after - first >= before - last:
             strips = _shifted(strips, 1)
@@ -222,11 +220,20 @@ def _runs_on(
     ua, va, sa = a
     ub, vb, sb = b
     crossed = 0
-    for across, along, weight, strips, bands in ((ub, vb, sb, cols, rows), (va, ua, sa, rows, cols)):
-        fit = [_strip_fit(across, along, weight, strips, j, bands) for j in range(-1, SIZE + 1)]
-        half = 0.5 * float(np.median(fit[1 : SIZE + 1]))
+    for strips, bands, cross in ((cols, rows, (ub, vb, sb)), (rows, cols, (va, ua, sa))):
+        fit, half = _crossings(strips, bands, cross)
         crossed += int(fit[0] >= half) + int(fit[SIZE + 1] >= half)
     return crossed >= 2
+
+
+def _crossings(
+    strips: Comb, bands: Comb, cross: tuple[NDArray[np.float64], ...]
+) -> tuple[list[float], float]:
+    """``_strip_fit`` of each strip of ``strips`` from one before the grid
+    to one after it, and half the median of those inside it (a typical row's)."""
+    across, along, weight = cross
+    fit = [_strip_fit(across, along, weight, strips, j, bands) for j in range(-1, SIZE + 1)]
+    return fit, 0.5 * float(np.median(fit[1 : SIZE + 1]))
 
 
 def _profile(pos: NDArray[np.float64], weight: NDArray[np.float64], length: int) -> NDArray[np.float64]:
