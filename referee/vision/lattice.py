@@ -279,16 +279,21 @@ def _banded_combs(
     return out
 
 
+def _same_spacing(c: Comb, d: Comb) -> bool:
+    """Whether combs ``c`` and ``d`` are about as finely spaced (within 5 %)."""
+    return abs(c.spacing - d.spacing) <= d.spacing * 0.05
+
+
 def _same_comb(c: Comb, d: Comb) -> bool:
     """Whether comb ``c`` is ``d``: about the same spacing and offset."""
-    return abs(c.offset - d.offset) <= d.spacing / 2 and abs(c.spacing - d.spacing) <= d.spacing * 0.05
+    return abs(c.offset - d.offset) <= d.spacing / 2 and _same_spacing(c, d)
 
 
 def _repeats(c: Comb, d: Comb) -> bool:
     """Whether comb ``c`` is ``d`` again: about the same spacing, over more
     than half of ``d``'s span (the same lattice, shifted by whole lines)."""
     overlap = min(c.end, d.end) - max(c.offset, d.offset)
-    return abs(c.spacing - d.spacing) <= 0.05 * d.spacing and overlap > 0.5 * SIZE * d.spacing
+    return _same_spacing(c, d) and overlap > 0.5 * SIZE * d.spacing
 
 
 def lattices(
