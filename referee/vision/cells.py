@@ -20,13 +20,15 @@ grid, shows letters, icons and the destroyed X, even over colour, and the
 directions of its strokes say which letter or icon it is. Small networks
 written in numpy (``tools/train_cells.py`` trains them on synthetic photos)
 turn that into a probability for each map code, and their mean is the
-reading. Their weights, and the temperature that calibrates their
+reading of each square alone (``agree`` then reads the squares of a sheet
+together). Their weights, and the temperature that calibrates their
 confidence, ship in ``cells.npz``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
@@ -301,17 +303,28 @@ def _weights() -> tuple[tuple[Net, ...], float]:
     return tuple(members(weights)), float(weights.get("temperature", np.float32(1.0)))
 
 
-def forward(x: NDArray[np.float32], w: Net, temperature: float = 1.0) -> NDArray[np.float32]:
-    """Class probabilities for feature rows ``x`` from one network: ReLU layers
-    ``w1``, ``w2``, ... then a softmax, its logits divided by ``temperature``."""
+def hidden(x: NDArray[np.float32], w: Net) -> NDArray[np.float32]:
+    """One network's last hidden layer for feature rows ``x``: what it tells
+    the codes apart by, before it names one."""
     z = (x - w["mean"]) / w["std"]
     layers = sum(1 for name in w if name.startswith("w"))
     for i in range(1, layers):
         z = np.maximum(z @ w[f"w{i}"] + w[f"b{i}"], 0.0)
+    return z.astype(np.float32)
+
+
+def _softmax(z: NDArray[np.float32], w: Net, temperature: float) -> NDArray[np.float32]:
+    layers = sum(1 for name in w if name.startswith("w"))
     logits = (z @ w[f"w{layers}"] + w[f"b{layers}"]) / temperature
     logits -= logits.max(axis=1, keepdims=True)
     e = np.exp(logits)
     return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def forward(x: NDArray[np.float32], w: Net, temperature: float = 1.0) -> NDArray[np.float32]:
+    """Class probabilities for feature rows ``x`` from one network: ReLU layers
+    ``w1``, ``w2``, ... then a softmax, its logits divided by ``temperature``."""
+    return _softmax(hidden(x, w), w, temperature)
 
 
 def ensemble(x: NDArray[np.float32], nets: Sequence[Net], temperature: float) -> NDArray[np.float32]:
@@ -323,7 +336,23 @@ def ensemble(x: NDArray[np.float32], nets: Sequence[Net], temperature: float) ->
     return np.mean([forward(x, w, temperature) for w in nets], axis=0).astype(np.float32)
 
 
-def classify(light: NDArray[np.float32], side: MapSide) -> NDArray[np.float32]:
-    """Probabilities (121 x 10, order ``CLASSES``) for every square."""
+@dataclass(frozen=True)
+class Squares:
+    """What the networks make of each square of one straightened grid, row
+    by row from the top left."""
+
+    probs: NDArray[np.float32]
+    """121 x 10: the networks' mean probability of each code, order ``CLASSES``."""
+    looks: NDArray[np.float32]
+    """121 rows: each network's last hidden layer, scaled to unit length, side
+    by side. Squares drawn alike lie close here whatever the light."""
+
+
+def classify(light: NDArray[np.float32], side: MapSide) -> Squares:
+    """Probabilities for every square, and how each square looks to the networks."""
     nets, temperature = _weights()
-    return ensemble(features(light, side), nets, temperature)
+    x = features(light, side)
+    layers = [hidden(x, w) for w in nets]
+    probs = np.mean([_softmax(z, w, temperature) for z, w in zip(layers, nets, strict=True)], axis=0)
+    looks = np.concatenate([z / (np.linalg.norm(z, axis=1, keepdims=True) + 1e-6) for z in layers], axis=1)
+    return Squares(probs.astype(np.float32), looks.astype(np.float32))

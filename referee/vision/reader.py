@@ -10,7 +10,9 @@ the grid, its way up or the side is wrong. It tries the grid candidates and
 their ways up, likeliest first, until one passes that check. Side A's
 printed spaces look the same upside down, so there the reader also reads
 the sheet the other way up and keeps the reading whose printed mountains
-are the surer to be mountains (a mountain stands on its base).
+are the surer to be mountains (a mountain stands on its base). Last, the
+squares of the chosen reading are read together (``agree``): a player draws
+each code alike all over their sheet.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from referee.rules import terrain
 from referee.rules.data import MapSide, map_sides
 from referee.rules.geometry import SIZE
 from referee.rules.i18n import _
-from referee.vision.cells import CLASSES, classify, even_light
+from referee.vision.agree import agree
+from referee.vision.cells import CLASSES, Squares, classify, even_light
 from referee.vision.errors import NoGridError, VisionError, WrongSheetError
 from referee.vision.grid import NO_GRID, find_grids
 from referee.vision.likeness import likeness
@@ -133,13 +136,20 @@ def _seen(probs: NDArray[np.float32], rect: Rectified, side: MapSide, clear: boo
 
 
 def _decide(
-    probs: NDArray[np.float32], side: MapSide, drawable: frozenset[str] = terrain.DRAWN
+    agreed: NDArray[np.float32],
+    alone: NDArray[np.float32],
+    side: MapSide,
+    drawable: frozenset[str] = terrain.DRAWN,
 ) -> tuple[tuple[str, ...], tuple[tuple[float, ...], ...]]:
     """Each square's code and confidence: a printed space as the side
     prints it, any other the likeliest of empty and the ``drawable`` codes,
     its probability taken among those alone. A game without heroes has no
     hero spaces, so a square the network thinks is a hero, or else a
-    village, is a village there, not a hero the player cannot paint."""
+    village, is a village there, not a hero the player cannot paint.
+
+    The code is the sheet's reading (``agreed``, the squares read together),
+    the confidence the lesser of the sheet's and the square's own
+    (``alone``): the sheet may mend a square, but never hides a doubt."""
     codes, conf = [], []
     drawn = [CLASSES.index(c) for c in CLASSES if c == terrain.EMPTY or c in drawable]
     for i in range(SIZE * SIZE):
@@ -151,10 +161,11 @@ def _decide(
             codes.append(printed)
             conf.append(1.0)
             continue
-        p = probs[i, drawn] / max(float(probs[i, drawn].sum()), 1e-6)
+        p = agreed[i, drawn] / max(float(agreed[i, drawn].sum()), 1e-6)
+        q = alone[i, drawn] / max(float(alone[i, drawn].sum()), 1e-6)
         k = int(p.argmax())
         codes.append(CLASSES[drawn[k]])
-        conf.append(round(float(p[k]), 3))
+        conf.append(round(float(min(p[k], q[k])), 3))
     grid = tuple("".join(codes[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE))
     return grid, tuple(tuple(conf[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE))
 
@@ -195,7 +206,7 @@ def _upright(probs: NDArray[np.float32], side: MapSide) -> float:
 
 def _read_way(
     rgb: NDArray[np.uint8], quad: NDArray[np.float32], k: int, side: MapSide
-) -> tuple[NDArray[np.float32], Rectified, NDArray[np.float32]]:
+) -> tuple[NDArray[np.float32], Rectified, Squares]:
     """The corners taken with ``quad[k]`` as the top-left, the grid
     straightened that way up, and what the network reads in each square."""
     upright = np.roll(quad, -k, axis=0)
@@ -240,7 +251,7 @@ def read_sheet(data: bytes, side: str, drawable: frozenset[str] = terrain.DRAWN)
     map_side = sides[side.upper()]
     photo = load_photo(data)
     gray = cv2.cvtColor(photo.rgb, cv2.COLOR_RGB2GRAY)
-    best: tuple[float, Rectified, NDArray[np.float32], NDArray[np.float32], Track | None] | None = None
+    best: tuple[float, Rectified, Squares, NDArray[np.float32], Track | None] | None = None
     tried: list[NDArray[np.float32]] = []
     canvases: list[NDArray[np.uint8]] = []  # of clearly seen grids, for ``_kin_side``
     any_clear = False
@@ -249,32 +260,33 @@ def read_sheet(data: bytes, side: str, drawable: frozenset[str] = terrain.DRAWN)
         any_clear |= candidate.clear
         ways = _ways_up(gray, quad)
         for k, track in ways:
-            upright, rect, probs = _read_way(photo.rgb, quad, k, map_side)
+            upright, rect, squares = _read_way(photo.rgb, quad, k, map_side)
+            probs = squares.probs
             tried.append(probs)
             if candidate.clear and len(canvases) < KIN_READINGS:
                 canvases.append(rect.canvas)
             seen = _seen(probs, rect, map_side, candidate.clear)
             if best is None or seen > best[0]:
-                best = (seen, rect, probs, upright, track)
+                best = (seen, rect, squares, upright, track)
             if seen >= PRINTED_SEEN:
                 if _half_turn_alike(map_side) or seen < WAY_SURE:
                     # the printed spaces pass upside down too (side A), or only
                     # barely: read the sheet the other way up as well, and keep
                     # the way its printed mountains stand up
                     twin_k, twin_track = next((j, t) for j, t in ways if j == (k + 2) % 4)
-                    twin, twin_rect, twin_probs = _read_way(photo.rgb, quad, twin_k, map_side)
-                    twin_seen = _seen(twin_probs, twin_rect, map_side, candidate.clear)
-                    if twin_seen >= PRINTED_SEEN and _upright(twin_probs, map_side) > _upright(
+                    twin, twin_rect, twin_squares = _read_way(photo.rgb, quad, twin_k, map_side)
+                    twin_seen = _seen(twin_squares.probs, twin_rect, map_side, candidate.clear)
+                    if twin_seen >= PRINTED_SEEN and _upright(twin_squares.probs, map_side) > _upright(
                         probs, map_side
                     ):
-                        best = (twin_seen, twin_rect, twin_probs, twin, twin_track)
+                        best = (twin_seen, twin_rect, twin_squares, twin, twin_track)
                 break
         if best is not None and best[0] >= PRINTED_SEEN:
             break
         if _looks_like(tried, map_side, OTHER_SIDE_SURE) is not None:
             break  # the grid is found, and it is another side's: no wider search can help
     assert best is not None
-    seen, rect_obj, probs, upright, track = best
+    seen, rect_obj, squares, upright, track = best
     if seen < PRINTED_SEEN:
         other = _looks_like(tried, map_side) or _kin_side(canvases, map_side)
         if other is not None:
@@ -296,7 +308,8 @@ def read_sheet(data: bytes, side: str, drawable: frozenset[str] = terrain.DRAWN)
                 side=map_side.letter,
             )
         )
-    grid, conf = _decide(probs, map_side, drawable)
+    free = [i for i in range(SIZE * SIZE) if map_side.printed(*divmod(i, SIZE)) == terrain.EMPTY]
+    grid, conf = _decide(agree(squares, free), squares.probs, map_side, drawable)
     coins = None
     if track is not None and track.score >= TRACK_SEEN:  # found below these corners, this way up
         coins = read_coins(photo.rgb, _to_photo(upright), 0, track)
