@@ -95,6 +95,7 @@ import sheet_design  # noqa: E402
 
 from referee.rules.data import MapSide, map_sides  # noqa: E402
 from referee.rules.geometry import NEIGHBOURS, SIZE  # noqa: E402
+from referee.rules.heroes import most_hero_spaces  # noqa: E402
 
 PIGMENTS = pencil.PIGMENTS
 
@@ -112,10 +113,12 @@ violet and orange pencils apart from their neighbours."""
 def random_map(
     rng: np.random.Generator, side: MapSide, mix: list[float] = MIX
 ) -> tuple[list[list[str]], set[tuple[int, int]]]:
-    """A plausible map: terrain in clusters, monsters, heroes and some destroyed
-    spaces. Returns the codes and the destroyed spaces drawn over colour, with
-    the colour that lies under each X kept in the returned grid's shadow set."""
+    """A plausible map: terrain in clusters, monsters, heroes (no more than the
+    game's hero cards) and some destroyed spaces. Returns the codes and the
+    destroyed spaces drawn over colour, with the colour that lies under each
+    X kept in the returned grid's shadow set."""
     grid = [[side.printed(r, c) for c in range(SIZE)] for r in range(SIZE)]
+    heroes = 0
     free = [(r, c) for r in range(SIZE) for c in range(SIZE) if grid[r][c] == "."]
     target = rng.uniform(0.15, 0.92) * len(free)
     placed = 0
@@ -123,6 +126,8 @@ def random_map(
     while placed < target and tries < 400:
         tries += 1
         code = str(rng.choice(list("FVAWMH"), p=mix))
+        if code == "H" and heroes >= most_hero_spaces():
+            continue  # a map holds one hero space per hero card
         size = 1 if code == "H" else int(rng.integers(1, 6))
         r, c = free[int(rng.integers(len(free)))]
         if grid[r][c] != ".":
@@ -138,6 +143,7 @@ def random_map(
         for rr, cc in shape:
             grid[rr][cc] = code
         placed += len(shape)
+        heroes += code == "H"
     under: set[tuple[int, int]] = set()
     for _ in range(int(rng.integers(0, 5))):
         r, c = free[int(rng.integers(len(free)))]

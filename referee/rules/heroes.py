@@ -19,7 +19,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from referee.rules.data import HeroCard, ambush_cards, normalise_name
+from referee.rules.data import HeroCard, ambush_cards, hero_cards, normalise_name
 from referee.rules.errors import DrawingError, UnknownCardError
 from referee.rules.geometry import NEIGHBOURS, SIZE, Cell, cell, index, where, where_all
 from referee.rules.i18n import Name, Text, _
@@ -79,6 +79,14 @@ _TURNS: dict[Orientation, tuple[bool, int]] = {
     Orientation.FLIPPED_180: (True, 2),
     Orientation.FLIPPED_270: (True, 3),
 }
+
+
+def most_hero_spaces() -> int:
+    """The most hero spaces a map can hold in a whole game: one per hero
+    card, since "when a hero card is revealed, each player draws a 1x1
+    square" and then "discard the hero card and return it to the game box";
+    the box has "4 hero cards"."""
+    return len(hero_cards())
 
 
 def _on_map(at: Cell) -> bool:

@@ -244,3 +244,18 @@ def test_every_ruins_picture_can_be_printed_in_outline() -> None:
         d = sheet_design.pad_design(np.random.default_rng(seed), "all")
         for kind in sheet_design.RUINS:
             sheet_design.draw_pad(dataclasses.replace(d, ruins=kind, ruins_hollow=True), side, 28)
+
+
+def test_a_map_holds_no_more_heroes_than_there_are_hero_cards() -> None:
+    """Each revealed hero card is drawn once and goes back to the box, so a
+    drawn map never has a fifth hero, however often heroes come up."""
+    import numpy as np
+
+    from referee.rules.heroes import most_hero_spaces
+
+    side = map_sides()["A"]
+    most = 0
+    for seed in range(200):
+        grid, _ = make_samples.random_map(np.random.default_rng(seed), side, [0.1, 0.1, 0.1, 0.1, 0.1, 0.5])
+        most = max(most, sum(row.count("H") for row in grid))
+    assert most == most_hero_spaces()
