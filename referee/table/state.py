@@ -183,6 +183,18 @@ class Table:
         turns = sd.turns if s < self.current else sd.turns[: self.position.turn_index]
         return [r.name for t in turns for r in t.reveals if r.kind == "ambush"]
 
+    def heroes_revealed(self, s: int) -> int:
+        """Hero cards revealed from the first season to season ``s`` so far:
+        the most hero spaces a map can hold at season ``s``'s end, since each
+        revealed hero is drawn once by every player and goes back to the box."""
+        count = 0
+        for i in range(min(s, self.current) + 1):
+            turns = self.deal.seasons[i].turns
+            if i == self.current:
+                turns = turns[: self.position.turn_index]
+            count += sum(r.kind == "hero" for t in turns for r in t.reveals)
+        return count
+
     def latest_ambush(self, s: int) -> str | None:
         """The ambush card revealed last in season ``s`` so far, the one a
         monster drawn now most likely belongs to; None before any this season."""

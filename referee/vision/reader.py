@@ -26,6 +26,7 @@ from numpy.typing import NDArray
 from referee.rules import terrain
 from referee.rules.data import MapSide, map_sides
 from referee.rules.geometry import SIZE
+from referee.rules.heroes import most_hero_spaces
 from referee.rules.i18n import _
 from referee.vision.agree import agree
 from referee.vision.cells import CLASSES, Squares, classify, even_light
@@ -140,6 +141,7 @@ def _decide(
     alone: NDArray[np.float32],
     side: MapSide,
     drawable: frozenset[str] = terrain.DRAWN,
+    heroes: int | None = None,
 ) -> tuple[tuple[str, ...], tuple[tuple[float, ...], ...]]:
     """Each square's code and confidence: a printed space as the side
     prints it, any other the likeliest of empty and the ``drawable`` codes,
@@ -147,25 +149,40 @@ def _decide(
     hero spaces, so a square the network thinks is a hero, or else a
     village, is a village there, not a hero the player cannot paint.
 
+    A player draws one hero space per hero card revealed, so at most
+    ``heroes`` squares (by default, as many as there are hero cards) may be
+    heroes: those likeliest to be, and any other is the likeliest of the
+    rest. A hand or a printing the networks never saw can look like a hero
+    to them all over a sheet.
+
     The code is the sheet's reading (``agreed``, the squares read together),
     the confidence the lesser of the sheet's and the square's own
     (``alone``): the sheet may mend a square, but never hides a doubt."""
-    codes, conf = [], []
     drawn = [CLASSES.index(c) for c in CLASSES if c == terrain.EMPTY or c in drawable]
+    p = agreed[:, drawn].astype(np.float64)
+    q = alone[:, drawn].astype(np.float64)
+    p /= np.maximum(p.sum(axis=1, keepdims=True), 1e-6)
+    q /= np.maximum(q.sum(axis=1, keepdims=True), 1e-6)
+    free = np.array([side.printed(*divmod(i, SIZE)) == terrain.EMPTY for i in range(SIZE * SIZE)])
+    if terrain.HERO in drawable:
+        h = drawn.index(CLASSES.index(terrain.HERO))
+        limit = most_hero_spaces() if heroes is None else max(heroes, 0)
+        read = [i for i in np.argsort(-p[:, h], kind="stable") if free[i] and p[i].argmax() == h]
+        for i in read[limit:]:
+            # not renormalised: the square looked most like a hero, so what
+            # it is instead is a guess, shown to the player as one
+            p[i, h] = q[i, h] = 0.0
+    codes, conf = [], []
     for i in range(SIZE * SIZE):
-        r, c = divmod(i, SIZE)
-        printed = side.printed(r, c)
-        if printed != terrain.EMPTY:
+        if not free[i]:
             # the side decides a printed space, and the player cannot draw on
             # it: outlined, it would only ask them to look at what they cannot change
-            codes.append(printed)
+            codes.append(side.printed(*divmod(i, SIZE)))
             conf.append(1.0)
             continue
-        p = agreed[i, drawn] / max(float(agreed[i, drawn].sum()), 1e-6)
-        q = alone[i, drawn] / max(float(alone[i, drawn].sum()), 1e-6)
-        k = int(p.argmax())
+        k = int(p[i].argmax())
         codes.append(CLASSES[drawn[k]])
-        conf.append(round(float(min(p[k], q[k])), 3))
+        conf.append(round(float(min(p[i, k], q[i, k])), 3))
     grid = tuple("".join(codes[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE))
     return grid, tuple(tuple(conf[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE))
 
@@ -238,10 +255,13 @@ def _kin_side(canvases: list[NDArray[np.uint8]], chosen: MapSide) -> str | None:
     return None
 
 
-def read_sheet(data: bytes, side: str, drawable: frozenset[str] = terrain.DRAWN) -> SheetReading:
+def read_sheet(
+    data: bytes, side: str, drawable: frozenset[str] = terrain.DRAWN, heroes: int | None = None
+) -> SheetReading:
     """Read a photographed map sheet of ``side`` (A to D), on which a player
     can draw the codes ``drawable`` (all by default; a game without heroes
-    has no hero spaces, and one where nothing destroys no destroyed ones).
+    has no hero spaces, and one where nothing destroys no destroyed ones)
+    and at most ``heroes`` hero spaces (by default, one per hero card).
 
     Raises a ``VisionError`` with a sentence for the player when the photo
     cannot be read."""
@@ -309,7 +329,7 @@ def read_sheet(data: bytes, side: str, drawable: frozenset[str] = terrain.DRAWN)
             )
         )
     free = [i for i in range(SIZE * SIZE) if map_side.printed(*divmod(i, SIZE)) == terrain.EMPTY]
-    grid, conf = _decide(agree(squares, free), squares.probs, map_side, drawable)
+    grid, conf = _decide(agree(squares, free), squares.probs, map_side, drawable, heroes)
     coins = None
     if track is not None and track.score >= TRACK_SEEN:  # found below these corners, this way up
         coins = read_coins(photo.rgb, _to_photo(upright), 0, track)

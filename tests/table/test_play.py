@@ -125,3 +125,27 @@ def test_what_a_player_can_draw_in_each_edition(session: Session, edition: str, 
     photo reader reads only what a player can draw (``Table.drawn``)."""
     t = new_table(session, ["Ann", "Ben"], edition=edition, chosen=None)
     assert t.drawn == frozenset(drawn)
+
+
+def test_the_heroes_a_map_can_hold_follow_the_reveals(session: Session) -> None:
+    """Each hero card revealed is drawn once on every map, so by a season's
+    end a map holds at most the heroes revealed up to then: none before the
+    first reveal, the season's own at its end, and an earlier season's count
+    stays as it was while later seasons reveal more."""
+    from referee.rules.heroes import most_hero_spaces
+
+    t = new_table(session, ["Ann", "Ben"], edition="heroes", seed="heroes-count-22", chosen=None)
+    assert t.heroes_revealed(0) == 0
+    per_season = [sum(r.kind == "hero" for turn in sd.turns for r in turn.reveals) for sd in t.deal.seasons]
+    assert per_season == [1, 1, 1, 1]  # this seed's deal: a hero in each season
+    spring = t.deal.seasons[0].turns
+    spring_hero = next(i for i, turn in enumerate(spring) if any(r.kind == "hero" for r in turn.reveals))
+    t = reveal_to(session, t, spring_hero)
+    assert t.heroes_revealed(0) == 0
+    t = reveal_to(session, t, spring_hero + 1)
+    assert t.heroes_revealed(0) == 1
+    t = reveal_to(session, t, season_end(t, 2))
+    assert [t.heroes_revealed(s) for s in range(4)] == [1, 2, 3, 3]
+    t = reveal_to(session, t, season_end(t, 3))
+    assert [t.heroes_revealed(s) for s in range(4)] == [1, 2, 3, 4]
+    assert t.heroes_revealed(3) == most_hero_spaces()

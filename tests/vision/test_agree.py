@@ -120,3 +120,26 @@ def test_a_code_drawn_once_keeps_its_reading() -> None:
     probs[60, hero], probs[60, FARM] = 0.5, 0.34
     agreed = agree(Squares(probs, looks), range(121))
     assert agreed[60].argmax() == hero
+
+
+def test_no_more_heroes_than_the_game_allows() -> None:
+    """Six squares look most like heroes. A map holds one hero space per hero
+    card revealed (four in a whole game), so only the likeliest keep it, and
+    each of the others is the likeliest of the rest, outlined as a guess."""
+    hero = CLASSES.index(terrain.HERO)
+    side = map_sides()["A"]
+    free = [i for i in range(121) if side.printed(*divmod(i, 11)) == terrain.EMPTY]
+    probs = np.stack([_sure(EMPTY)] * 121)
+    looks_hero = free[:6]
+    for n, i in enumerate(looks_hero):
+        probs[i] = 0.01
+        probs[i, hero], probs[i, FARM] = 0.9 - n * 0.05, 0.08
+        probs[i] /= probs[i].sum()
+    for heroes, kept in ((None, 4), (4, 4), (1, 1), (0, 0)):
+        grid, conf = _decide(probs, probs, side, heroes=heroes)
+        read = [grid[i // 11][i % 11] for i in looks_hero]
+        assert read == [terrain.HERO] * kept + [terrain.FARM] * (6 - kept)
+        assert all(conf[i // 11][i % 11] < DOUBTFUL for i in looks_hero[kept:])
+    no_heroes = frozenset(terrain.DRAWN - {terrain.HERO})
+    grid, _ = _decide(probs, probs, side, no_heroes, heroes=0)
+    assert [grid[i // 11][i % 11] for i in looks_hero] == [terrain.FARM] * 6

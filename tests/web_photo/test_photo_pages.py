@@ -122,27 +122,53 @@ def test_json_clients_get_the_reading(app: Flask, client: FlaskClient) -> None:
     assert body["photo"].startswith("data:image/jpeg;base64,")
 
 
-@pytest.mark.parametrize(("edition", "drawn"), [("base", "FVAWM"), ("heroes", "FVAWMHX")])
-def test_a_reading_has_only_what_the_game_can_draw(
-    app: Flask, client: FlaskClient, edition: str, drawn: str
-) -> None:
-    """Sample 005 has heroes and destroyed spaces, and the reader sees them.
-    At a base table the reading has neither (the editor has no brush for
-    them): each such square is the likeliest of what a player can draw there,
-    and an empty or drawn square keeps its reading. A Heroes table keeps them."""
+def test_a_base_reading_has_only_what_the_game_can_draw(app: Flask, client: FlaskClient) -> None:
+    """Sample 005 has two heroes and three destroyed spaces, and the reader
+    sees them. At a base table the reading has neither (the editor has no
+    brush for them): each such square is the likeliest of what a player can
+    draw there, and an empty or drawn square keeps its reading."""
     data, truth = sample("005")
     everything = "".join(read_sheet(data, truth["side"]).grid)
     assert {"H", "X"} <= set(everything)
-    t = make_table(app, ["Ann", "Ben"], edition=edition, side=truth["side"])
+    t = make_table(app, ["Ann", "Ben"], side=truth["side"])
     claim(client, t, 1)
     editor(client, t, 1, "spring")
     response = post_photo(client, t, 1, "spring", data)
     assert response.status_code == 200, photo_error(response.text)
     shown = page_config(response.text)["reading"]["map"]
-    assert set(shown) <= set(drawn) | {".", "^", "#"}
+    assert set(shown) <= set("FVAWM.^#")
     assert [i for i, (a, b) in enumerate(zip(everything, shown, strict=True)) if a != b] == [
-        i for i, code in enumerate(everything) if code not in drawn + ".^#"
+        i for i, code in enumerate(everything) if code in "HX"
     ]
+
+
+@pytest.mark.parametrize(("seed", "revealed"), [("sheet-test-1", 0), ("heroes-count-22", 1)])
+def test_a_map_holds_no_more_heroes_than_the_deal_revealed(
+    app: Flask, client: FlaskClient, seed: str, revealed: int
+) -> None:
+    """A player draws one hero space per hero card revealed. Sample 005 has
+    two heroes and three destroyed spaces; read in spring at a Heroes table
+    whose deal revealed no hero (or one) that spring, it has none (or the
+    likelier of the two). Each square read as a hero beyond them is the
+    likeliest of the rest, outlined for the player; the rest is unchanged."""
+    data, truth = sample("005")
+    everything = "".join(read_sheet(data, truth["side"]).grid)
+    heroes = [i for i, code in enumerate(everything) if code == "H"]
+    assert len(heroes) == 2 and "X" in everything
+    t = make_table(app, ["Ann", "Ben"], edition="heroes", side=truth["side"], seed=seed)
+    spring = t.deal.seasons[0].turns
+    assert sum(r.kind == "hero" for turn in spring for r in turn.reveals) == revealed
+    t.set_taps(t.season_end(0))
+    claim(client, t, 1)
+    editor(client, t, 1, "spring")
+    response = post_photo(client, t, 1, "spring", data)
+    assert response.status_code == 200, photo_error(response.text)
+    shown = page_config(response.text)["reading"]
+    kept = [i for i in heroes if shown["map"][i] == "H"]
+    dropped = [i for i in heroes if i not in kept]
+    assert shown["map"].count("H") == len(kept) == revealed
+    assert all(i in shown["check"] for i in dropped)
+    assert [i for i, (a, b) in enumerate(zip(everything, shown["map"], strict=True)) if a != b] == dropped
 
 
 def test_a_filled_space_read_as_empty_is_outlined(app: Flask, client: FlaskClient) -> None:
