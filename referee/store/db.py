@@ -12,6 +12,7 @@ other's locks.
 from __future__ import annotations
 
 import sqlite3
+import time
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
@@ -43,9 +44,28 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
-        cursor.execute("PRAGMA journal_mode=WAL")
+        _into_wal(cursor)
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
+
+
+def _into_wal(cursor: sqlite3.Cursor) -> None:
+    """Switch the database to WAL (a no-op once it is).
+
+    Only one connection can switch a new database, and SQLite answers the
+    others "database is locked" at once, without the busy timeout, where
+    waiting could deadlock: server workers starting together on a new
+    database failed so (``tests/store/test_sqlite_start.py``). So a refused
+    switch is tried again until the busy timeout has passed."""
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
 
 
 def make_engine(url: str) -> Engine:
