@@ -177,23 +177,21 @@ class Table:
         names = [r.name for s in self.deal.seasons for t in s.turns for r in t.reveals]
         return {name: i for i, name in reversed(list(enumerate(names)))}
 
-    def ambushes_revealed(self, s: int) -> list[str]:
-        """Ambush cards revealed in season ``s`` so far."""
+    def revealed(self, s: int) -> list[deck.Reveal]:
+        """The cards revealed in season ``s`` so far, in order."""
         sd = self.deal.seasons[s]
         turns = sd.turns if s < self.current else sd.turns[: self.position.turn_index]
-        return [r.name for t in turns for r in t.reveals if r.kind == "ambush"]
+        return [r for t in turns for r in t.reveals]
+
+    def ambushes_revealed(self, s: int) -> list[str]:
+        """Ambush cards revealed in season ``s`` so far."""
+        return [r.name for r in self.revealed(s) if r.kind == "ambush"]
 
     def heroes_revealed(self, s: int) -> int:
         """Hero cards revealed from the first season to season ``s`` so far:
         the most hero spaces a map can hold at season ``s``'s end, since each
         revealed hero is drawn once by every player and goes back to the box."""
-        count = 0
-        for i in range(min(s, self.current) + 1):
-            turns = self.deal.seasons[i].turns
-            if i == self.current:
-                turns = turns[: self.position.turn_index]
-            count += sum(r.kind == "hero" for t in turns for r in t.reveals)
-        return count
+        return sum(r.kind == "hero" for i in range(min(s, self.current) + 1) for r in self.revealed(i))
 
     def latest_ambush(self, s: int) -> str | None:
         """The ambush card revealed last in season ``s`` so far, the one a

@@ -303,19 +303,23 @@ def _weights() -> tuple[tuple[Net, ...], float]:
     return tuple(members(weights)), float(weights.get("temperature", np.float32(1.0)))
 
 
+def _layers(w: Net) -> int:
+    return sum(1 for name in w if name.startswith("w"))
+
+
 def hidden(x: NDArray[np.float32], w: Net) -> NDArray[np.float32]:
     """One network's last hidden layer for feature rows ``x``: what it tells
     the codes apart by, before it names one."""
     z = (x - w["mean"]) / w["std"]
-    layers = sum(1 for name in w if name.startswith("w"))
-    for i in range(1, layers):
+    for i in range(1, _layers(w)):
         z = np.maximum(z @ w[f"w{i}"] + w[f"b{i}"], 0.0)
     return z.astype(np.float32)
 
 
 def _softmax(z: NDArray[np.float32], w: Net, temperature: float) -> NDArray[np.float32]:
-    layers = sum(1 for name in w if name.startswith("w"))
-    logits = (z @ w[f"w{layers}"] + w[f"b{layers}"]) / temperature
+    """The output layer on hidden activations ``z``, logits divided by ``temperature``."""
+    last = _layers(w)
+    logits = (z @ w[f"w{last}"] + w[f"b{last}"]) / temperature
     logits -= logits.max(axis=1, keepdims=True)
     e = np.exp(logits)
     return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)

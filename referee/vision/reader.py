@@ -136,6 +136,11 @@ def _seen(probs: NDArray[np.float32], rect: Rectified, side: MapSide, clear: boo
     return seen if clear else seen * PRINTED_SEEN / FAINT_SEEN
 
 
+def _free_spaces(side: MapSide) -> list[int]:
+    """The squares a player can draw on: all but the side's printed ones."""
+    return [i for i in range(SIZE * SIZE) if side.printed(*divmod(i, SIZE)) == terrain.EMPTY]
+
+
 def _decide(
     agreed: NDArray[np.float32],
     alone: NDArray[np.float32],
@@ -163,7 +168,8 @@ def _decide(
     q = alone[:, drawn].astype(np.float64)
     p /= np.maximum(p.sum(axis=1, keepdims=True), 1e-6)
     q /= np.maximum(q.sum(axis=1, keepdims=True), 1e-6)
-    free = np.array([side.printed(*divmod(i, SIZE)) == terrain.EMPTY for i in range(SIZE * SIZE)])
+    free = np.zeros(SIZE * SIZE, bool)
+    free[_free_spaces(side)] = True
     if terrain.HERO in drawable:
         h = drawn.index(CLASSES.index(terrain.HERO))
         limit = most_hero_spaces() if heroes is None else max(heroes, 0)
@@ -328,8 +334,7 @@ def read_sheet(
                 side=map_side.letter,
             )
         )
-    free = [i for i in range(SIZE * SIZE) if map_side.printed(*divmod(i, SIZE)) == terrain.EMPTY]
-    grid, conf = _decide(agree(squares, free), squares.probs, map_side, drawable, heroes)
+    grid, conf = _decide(agree(squares, _free_spaces(map_side)), squares.probs, map_side, drawable, heroes)
     coins = None
     if track is not None and track.score >= TRACK_SEEN:  # found below these corners, this way up
         coins = read_coins(photo.rgb, _to_photo(upright), 0, track)
