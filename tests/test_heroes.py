@@ -372,3 +372,23 @@ def test_an_unknown_ambush_is_refused() -> None:
     with pytest.raises(UnknownCardError, match="no ambush card called 'Zombie Plage'"):
         resolve_after_scoring(MapSheet.blank("A"), [MonsterTag("Zombie Plage", frozenset())])
     assert issubclass(DrawingError, RefereeError)
+
+
+def test_the_monster_spaces_a_map_can_hold() -> None:
+    """Counted by hand from the cards: Goblin Attack's shape has 3 spaces and
+    Gnoll Raid's 5; Rift Lands may be drawn as one monster square; Forgotten
+    Forest offers no monster. "If the shape cannot be legally drawn, they draw
+    a 1x1 monster square instead", never more. The Zombie Plague's zombies
+    spread, so once it is revealed nothing bounds the monsters."""
+    from referee.rules.deck import Reveal
+    from referee.rules.heroes import most_monster_spaces
+
+    def card(name: str, kind: str) -> Reveal:
+        return Reveal(name, kind, 0, False)
+
+    assert most_monster_spaces([]) == 0
+    assert most_monster_spaces([card("Forgotten Forest", "explore"), card("Temple Ruins", "ruins")]) == 0
+    goblins_then_gnolls = [card("Goblin Attack", "ambush"), card("Gnoll Raid", "ambush")]
+    assert most_monster_spaces(goblins_then_gnolls) == 3 + 5
+    assert most_monster_spaces([*goblins_then_gnolls, card("Rift Lands", "explore")]) == 3 + 5 + 1
+    assert most_monster_spaces([card("Gorgon Gaze", "ambush"), card("Zombie Plague", "ambush")]) is None

@@ -19,7 +19,8 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from referee.rules.data import HeroCard, ambush_cards, hero_cards, normalise_name
+from referee.rules.data import HeroCard, ambush_cards, explore_cards, hero_cards, normalise_name
+from referee.rules.deck import Reveal
 from referee.rules.errors import DrawingError, UnknownCardError
 from referee.rules.geometry import NEIGHBOURS, SIZE, Cell, cell, index, where, where_all
 from referee.rules.i18n import Name, Text, _
@@ -87,6 +88,30 @@ def most_hero_spaces() -> int:
     square" and then "discard the hero card and return it to the game box";
     the box has "4 hero cards"."""
     return len(hero_cards())
+
+
+def most_monster_spaces(revealed: Iterable[Reveal]) -> int | None:
+    """The most monster spaces a map can hold after the cards ``revealed``,
+    or None when no number bounds them.
+
+    For an ambush, "that player draws the depicted monster shape on your
+    map. If the shape cannot be legally drawn, they draw a 1x1 monster square
+    instead ... Discard the ambush card": its shape's spaces at most. An
+    explore card whose terrains include monster (Rift Lands, Kethra's Gates)
+    adds its largest shape. Only the Zombie Plague adds more, since its
+    zombies spread to the spaces around them season after season, so once it
+    is revealed there is no bound."""
+    ambushes = {a.name: a for a in ambush_cards()}
+    explore = {c.name: c for c in explore_cards()}
+    most = 0
+    for card in revealed:
+        if card.kind == "ambush":
+            if card.name == ZOMBIE_PLAGUE:
+                return None
+            most += ambushes[card.name].shape.size
+        elif card.kind == "explore" and MONSTER in explore[card.name].terrains:
+            most += max(shape.size for shape in explore[card.name].shapes)
+    return most
 
 
 def _on_map(at: Cell) -> bool:

@@ -191,7 +191,16 @@ class Table:
         """Hero cards revealed from the first season to season ``s`` so far:
         the most hero spaces a map can hold at season ``s``'s end, since each
         revealed hero is drawn once by every player and goes back to the box."""
-        return sum(r.kind == "hero" for i in range(min(s, self.current) + 1) for r in self.revealed(i))
+        return sum(r.kind == "hero" for r in self._revealed_through(s))
+
+    def monsters_at_most(self, s: int) -> int | None:
+        """The most monster spaces a map can hold at season ``s``'s end, from
+        the cards revealed from the first season up to it so far (None once
+        the Zombie Plague spreads them)."""
+        return heroes.most_monster_spaces(self._revealed_through(s))
+
+    def _revealed_through(self, s: int) -> list[deck.Reveal]:
+        return [r for i in range(min(s, self.current) + 1) for r in self.revealed(i)]
 
     def latest_ambush(self, s: int) -> str | None:
         """The ambush card revealed last in season ``s`` so far, the one a

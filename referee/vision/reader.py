@@ -147,6 +147,7 @@ def _decide(
     side: MapSide,
     drawable: frozenset[str] = terrain.DRAWN,
     heroes: int | None = None,
+    monsters: int | None = None,
 ) -> tuple[tuple[str, ...], tuple[tuple[float, ...], ...]]:
     """Each square's code and confidence: a printed space as the side
     prints it, any other the likeliest of empty and the ``drawable`` codes,
@@ -158,7 +159,8 @@ def _decide(
     ``heroes`` squares (by default, as many as there are hero cards) may be
     heroes: those likeliest to be, and any other is the likeliest of the
     rest. A hand or a printing the networks never saw can look like a hero
-    to them all over a sheet.
+    to them all over a sheet. The same for ``monsters``, when the cards
+    revealed bound them (by default they do not).
 
     The code is the sheet's reading (``agreed``, the squares read together),
     the confidence the lesser of the sheet's and the square's own
@@ -170,14 +172,16 @@ def _decide(
     q /= np.maximum(q.sum(axis=1, keepdims=True), 1e-6)
     free = np.zeros(SIZE * SIZE, bool)
     free[_free_spaces(side)] = True
-    if terrain.HERO in drawable:
-        h = drawn.index(CLASSES.index(terrain.HERO))
-        limit = most_hero_spaces() if heroes is None else max(heroes, 0)
-        read = [i for i in np.argsort(-p[:, h], kind="stable") if free[i] and p[i].argmax() == h]
-        for i in read[limit:]:
-            # not renormalised: the square looked most like a hero, so what
+    limits = {terrain.HERO: most_hero_spaces() if heroes is None else heroes, terrain.MONSTER: monsters}
+    for code, limit in limits.items():
+        if code not in drawable or limit is None:
+            continue
+        k = drawn.index(CLASSES.index(code))
+        read = [i for i in np.argsort(-p[:, k], kind="stable") if free[i] and p[i].argmax() == k]
+        for i in read[max(limit, 0) :]:
+            # not renormalised: the square looked most like this code, so what
             # it is instead is a guess, shown to the player as one
-            p[i, h] = q[i, h] = 0.0
+            p[i, k] = q[i, k] = 0.0
     codes, conf = [], []
     for i in range(SIZE * SIZE):
         if not free[i]:
@@ -262,12 +266,17 @@ def _kin_side(canvases: list[NDArray[np.uint8]], chosen: MapSide) -> str | None:
 
 
 def read_sheet(
-    data: bytes, side: str, drawable: frozenset[str] = terrain.DRAWN, heroes: int | None = None
+    data: bytes,
+    side: str,
+    drawable: frozenset[str] = terrain.DRAWN,
+    heroes: int | None = None,
+    monsters: int | None = None,
 ) -> SheetReading:
     """Read a photographed map sheet of ``side`` (A to D), on which a player
     can draw the codes ``drawable`` (all by default; a game without heroes
-    has no hero spaces, and one where nothing destroys no destroyed ones)
-    and at most ``heroes`` hero spaces (by default, one per hero card).
+    has no hero spaces, and one where nothing destroys no destroyed ones),
+    at most ``heroes`` hero spaces (by default, one per hero card) and at
+    most ``monsters`` monster spaces (by default, any number).
 
     Raises a ``VisionError`` with a sentence for the player when the photo
     cannot be read."""
@@ -334,7 +343,9 @@ def read_sheet(
                 side=map_side.letter,
             )
         )
-    grid, conf = _decide(agree(squares, _free_spaces(map_side)), squares.probs, map_side, drawable, heroes)
+    grid, conf = _decide(
+        agree(squares, _free_spaces(map_side)), squares.probs, map_side, drawable, heroes, monsters
+    )
     coins = None
     if track is not None and track.score >= TRACK_SEEN:  # found below these corners, this way up
         coins = read_coins(photo.rgb, _to_photo(upright), 0, track)

@@ -163,7 +163,7 @@ def read(code: str, number: int, season: str) -> ResponseReturnValue:
         return _refuse(code, number, season, 400, sheets.sentence(str(errors[0])))
     data = form.photo.data.read()
     try:
-        reading = read_sheet(data, t.side.letter, t.drawn, t.heroes_revealed(s))
+        reading = read_sheet(data, t.side.letter, t.drawn, t.heroes_revealed(s), t.monsters_at_most(s))
     except VisionError as error:
         return _refuse(code, number, season, _status(error), sheets.sentence(str(error)))
     config = reading_config(t, sheet, reading)

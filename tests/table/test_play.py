@@ -149,3 +149,23 @@ def test_the_heroes_a_map_can_hold_follow_the_reveals(session: Session) -> None:
     t = reveal_to(session, t, season_end(t, 3))
     assert [t.heroes_revealed(s) for s in range(4)] == [1, 2, 3, 4]
     assert t.heroes_revealed(3) == most_hero_spaces()
+
+
+def test_the_monsters_a_map_can_hold_follow_the_reveals(session: Session) -> None:
+    """This base deal reveals Goblin Attack (3 spaces) on spring's second
+    turn, Gnoll Raid (5) in summer, Rift Lands (one monster square at most)
+    and Kobold Onslaught (4) in fall, and Bugbear Assault (4) in winter:
+    counted by hand from the cards, a map holds at most 0 monster spaces
+    before the goblins, 3 after them, and 3, 8, 13 and 17 by each season's end."""
+    t = new_table(session, ["Ann", "Ben"], chosen=None)
+    reveals = [[r.name for turn in sd.turns for r in turn.reveals] for sd in t.deal.seasons]
+    assert "Goblin Attack" in [r.name for r in t.deal.seasons[0].turns[1].reveals]
+    assert "Goblin Attack" not in [r.name for r in t.deal.seasons[0].turns[0].reveals]
+    assert "Gnoll Raid" in reveals[1]
+    assert {"Rift Lands", "Kobold Onslaught"} <= set(reveals[2]) and "Bugbear Assault" in reveals[3]
+    t = reveal_to(session, t, 1)
+    assert t.monsters_at_most(0) == 0
+    t = reveal_to(session, t, 2)
+    assert t.monsters_at_most(0) == 3
+    t = reveal_to(session, t, season_end(t, 3))
+    assert [t.monsters_at_most(s) for s in range(4)] == [3, 8, 13, 17]

@@ -143,3 +143,22 @@ def test_no_more_heroes_than_the_game_allows() -> None:
     no_heroes = frozenset(terrain.DRAWN - {terrain.HERO})
     grid, _ = _decide(probs, probs, side, no_heroes, heroes=0)
     assert [grid[i // 11][i % 11] for i in looks_hero] == [terrain.FARM] * 6
+
+
+def test_no_more_monsters_than_the_ambushes_allow() -> None:
+    """Five squares look most like monsters. Where the cards revealed allow
+    two monster spaces, the two likeliest keep it and the others are the
+    likeliest of the rest, outlined; with no bound given, all five stay."""
+    side = map_sides()["A"]
+    free = [i for i in range(121) if side.printed(*divmod(i, 11)) == terrain.EMPTY]
+    probs = np.stack([_sure(EMPTY)] * 121)
+    looks_monster = free[10:15]
+    for n, i in enumerate(looks_monster):
+        probs[i] = 0.01
+        probs[i, MONSTER], probs[i, FARM] = 0.9 - n * 0.05, 0.08
+        probs[i] /= probs[i].sum()
+    for monsters, kept in ((None, 5), (2, 2), (0, 0)):
+        grid, conf = _decide(probs, probs, side, monsters=monsters)
+        read = [grid[i // 11][i % 11] for i in looks_monster]
+        assert read == [terrain.MONSTER] * kept + [terrain.FARM] * (5 - kept)
+        assert all(conf[i // 11][i % 11] < DOUBTFUL for i in looks_monster[kept:])

@@ -16,6 +16,8 @@ from flask.testing import FlaskClient
 
 from referee.store.models import GameTable
 from referee.store.sheets import SeasonSheet
+from referee.table.state import Table
+from referee.vision.reader import SheetReading, read_sheet
 from referee.web.app import create_app
 from referee.web.database import get_session
 from tests.web_sheets.conftest import TableAt, csrf_token, editor
@@ -38,9 +40,26 @@ SAMPLES = Path(__file__).resolve().parents[2] / "sample_sheets"
 SAMPLE = "006"
 """A colour sheet of side A the tests photograph (one destroyed space on it,
 which a base game's reading cannot have)."""
-BASE_GAME = frozenset("FVAWM")
-"""What a player can draw in a base game, the tables these tests make: no
-hero and no destroyed space, so the reader reads neither."""
+
+
+def _table_now(t: TableAt) -> Table:
+    with t.app.app_context():
+        return Table.of(get_session().query(GameTable).filter_by(code=t.code).one())
+
+
+def table_reading(t: TableAt, data: bytes, season: int = 0) -> SheetReading:
+    """What the photo page reads for ``season``'s sheet at table ``t`` as it
+    stands: only the codes its game can draw, no more heroes than its deal
+    revealed, and no more monsters than the ambushes revealed allow."""
+    table = _table_now(t)
+    return read_sheet(
+        data, table.side.letter, table.drawn, table.heroes_revealed(season), table.monsters_at_most(season)
+    )
+
+
+def monsters_at_most(t: TableAt, season: int = 0) -> int | None:
+    """The table's bound on monster spaces for ``season``'s sheet as it stands."""
+    return _table_now(t).monsters_at_most(season)
 
 
 def sample(name: str = SAMPLE) -> tuple[bytes, dict[str, Any]]:

@@ -15,9 +15,8 @@ import pytest
 from flask import Flask
 from PIL import Image
 
-from referee.vision.reader import read_sheet
 from tests.browser import ARGS, CHROMIUM, LiveServer, playwright_or_skip
-from tests.web_photo.conftest import BASE_GAME, SAMPLE, SAMPLES, sample, stored_sheets
+from tests.web_photo.conftest import SAMPLE, SAMPLES, sample, stored_sheets, table_reading
 from tests.web_sheets.conftest import make_table
 
 SHOTS = Path("/tmp/shots")
@@ -52,12 +51,12 @@ def test_photograph_fix_and_save(app: Flask, server: str) -> None:
     sync_playwright = playwright_or_skip()
     SHOTS.mkdir(exist_ok=True)
     data, truth = sample()
-    reading = read_sheet(data, truth["side"], BASE_GAME)
+    t = make_table(app, ["Ann", "Ben"], side=truth["side"])
+    reading = table_reading(t, data)
     codes = "".join(reading.grid)
     true_codes = "".join(truth["grid"])
     wrong = [i for i in range(121) if codes[i] != true_codes[i]]
     doubtful = [r * 11 + c for r, c in reading.doubtful()]
-    t = make_table(app, ["Ann", "Ben"], side=truth["side"])
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page, errors = _phone(browser, server, t.code)

@@ -21,13 +21,14 @@ from referee.rules.sheet import MapSheet
 from referee.vision.reader import read_sheet
 from referee.web.photo import reading_config
 from tests.web_photo.conftest import (
-    BASE_GAME,
+    monsters_at_most,
     multipart,
     page_config,
     photo_error,
     post_photo,
     sample,
     stored_sheets,
+    table_reading,
 )
 from tests.web_sheets.conftest import as_host, claim, csrf_token, editor, make_table, save, score
 
@@ -48,7 +49,7 @@ def test_photo_prefills_the_editor_and_saves_nothing(app: Flask, client: FlaskCl
     before = stored_sheets(app, t)
     response = post_photo(client, t, 1, "spring", data)
     assert response.status_code == 200, photo_error(response.text)
-    reading = read_sheet(data, truth["side"], BASE_GAME)
+    reading = table_reading(t, data)
     config = page_config(response.text)
     shown = config["reading"]
     assert shown["map"] == "".join(reading.grid)
@@ -115,7 +116,7 @@ def test_json_clients_get_the_reading(app: Flask, client: FlaskClient) -> None:
     response = post_photo(client, t, 1, "spring", data, headers={"Accept": "application/json"})
     assert response.status_code == 200
     body = response.json
-    reading = read_sheet(data, truth["side"], BASE_GAME)
+    reading = table_reading(t, data)
     assert body["grid"] == list(reading.grid)
     assert body["coins"] == reading.coins
     assert body["revision"] == stored_sheets(app, t)[0][4]
@@ -128,9 +129,9 @@ def test_a_base_reading_has_only_what_the_game_can_draw(app: Flask, client: Flas
     brush for them): each such square is the likeliest of what a player can
     draw there, and an empty or drawn square keeps its reading."""
     data, truth = sample("005")
-    everything = "".join(read_sheet(data, truth["side"]).grid)
-    assert {"H", "X"} <= set(everything)
     t = make_table(app, ["Ann", "Ben"], side=truth["side"])
+    everything = "".join(read_sheet(data, truth["side"], monsters=monsters_at_most(t)).grid)
+    assert {"H", "X"} <= set(everything)
     claim(client, t, 1)
     editor(client, t, 1, "spring")
     response = post_photo(client, t, 1, "spring", data)
@@ -152,13 +153,13 @@ def test_a_map_holds_no_more_heroes_than_the_deal_revealed(
     likelier of the two). Each square read as a hero beyond them is the
     likeliest of the rest, outlined for the player; the rest is unchanged."""
     data, truth = sample("005")
-    everything = "".join(read_sheet(data, truth["side"]).grid)
-    heroes = [i for i, code in enumerate(everything) if code == "H"]
-    assert len(heroes) == 2 and "X" in everything
     t = make_table(app, ["Ann", "Ben"], edition="heroes", side=truth["side"], seed=seed)
     spring = t.deal.seasons[0].turns
     assert sum(r.kind == "hero" for turn in spring for r in turn.reveals) == revealed
     t.set_taps(t.season_end(0))
+    everything = "".join(read_sheet(data, truth["side"], monsters=monsters_at_most(t)).grid)
+    heroes = [i for i, code in enumerate(everything) if code == "H"]
+    assert len(heroes) == 2 and "X" in everything
     claim(client, t, 1)
     editor(client, t, 1, "spring")
     response = post_photo(client, t, 1, "spring", data)
@@ -171,10 +172,34 @@ def test_a_map_holds_no_more_heroes_than_the_deal_revealed(
     assert [i for i, (a, b) in enumerate(zip(everything, shown["map"], strict=True)) if a != b] == dropped
 
 
+def test_a_map_holds_no_more_monsters_than_the_ambushes_revealed(app: Flask, client: FlaskClient) -> None:
+    """This base table's deal reveals Rift Lands (one monster square at most)
+    and then Gnoll Raid (five spaces) on spring's first two turns. Before
+    them, sample 006's monsters are read as the likeliest of the rest, each
+    outlined; after them, no more than six squares are monsters, the likeliest."""
+    data, truth = sample()
+    t = make_table(app, ["Ann", "Ben"], side=truth["side"])
+    first_two = [r.name for turn in t.deal.seasons[0].turns[:2] for r in turn.reveals]
+    assert first_two == ["Rift Lands", "Gnoll Raid"]
+    unbound = "".join(read_sheet(data, truth["side"]).grid)
+    monsters = [i for i, code in enumerate(unbound) if code == "M"]
+    assert len(monsters) > 6
+    claim(client, t, 1)
+    editor(client, t, 1, "spring")
+    shown = page_config(post_photo(client, t, 1, "spring", data).text)["reading"]
+    assert "M" not in shown["map"]
+    assert all(i in shown["check"] for i in monsters)
+    t.set_taps(2)
+    shown = page_config(post_photo(client, t, 1, "spring", data).text)["reading"]
+    kept = [i for i in monsters if shown["map"][i] == "M"]
+    assert shown["map"].count("M") == len(kept) == 6
+    assert all(i in shown["check"] for i in monsters if i not in kept)
+
+
 def test_a_filled_space_read_as_empty_is_outlined(app: Flask, client: FlaskClient) -> None:
     t = _table(app, client)
     data, truth = sample()
-    reading = read_sheet(data, truth["side"], BASE_GAME)
+    reading = table_reading(t, data)
     codes = "".join(reading.grid)
     doubtful = {r * 11 + c for r, c in reading.doubtful()}
     i = next(i for i, code in enumerate(codes) if code == "." and i not in doubtful)
