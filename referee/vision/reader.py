@@ -7,10 +7,13 @@ the coins), ``rectify`` (straighten, square by square) and ``cells`` (what is
 in each square). The reader then checks itself: the side's printed
 mountains (and wastelands) must be the squares likeliest to hold them, or
 the grid, its way up or the side is wrong. It tries the grid candidates and
-their ways up, likeliest first, until one passes that check. Side A's
-printed spaces look the same upside down, so there the reader also reads
-the sheet the other way up and keeps the reading whose printed mountains
-are the surer to be mountains (a mountain stands on its base). Last, the
+their ways up, likeliest first, until one passes that check. A reading
+that passes only barely is compared with every other way up, and the way
+that sees the most printed spaces is kept: side B's pass a quarter turn by
+chance. Side A's printed spaces look the same upside down, so there the
+reader also reads the sheet the other way up and keeps the reading whose
+printed mountains are the surer to be mountains (a mountain stands on its
+base). Last, the
 squares of the chosen reading are read together (``agree``): a player draws
 each code alike all over their sheet.
 """
@@ -241,6 +244,53 @@ def _read_way(
     return upright, rect, classify(even_light(rect.canvas), side)
 
 
+_Way = tuple[float, Rectified, Squares, NDArray[np.float32], Track | None]
+"""A reading one way up: printed spaces seen, the straightened grid, what is
+in each square, the corners that way up, and the coin track found below."""
+
+
+def _surest_way(
+    rgb: NDArray[np.uint8],
+    quad: NDArray[np.float32],
+    k: int,
+    ways: list[tuple[int, Track | None]],
+    side: MapSide,
+    clear: bool,
+    passed: _Way,
+) -> _Way:
+    """The way up to read the grid ``quad``, whose reading ``passed`` (with
+    ``quad[k]`` top-left) passed the check on the printed spaces.
+
+    A pass short of ``WAY_SURE`` may be the sheet turned: side B prints its
+    wastelands as a cross in the middle and two of its five mountains where
+    a quarter turn puts two others, so seven of its twelve printed spaces
+    stand where they stood, and one more square read as a mountain by
+    chance passes. Every way is then read, and the one that sees the most
+    printed spaces is kept. Side A's printed spaces are the same upside
+    down, so there the kept way is always compared with its half turn, and
+    the one whose printed mountains are the surer to be mountains is kept
+    (a mountain stands on its base)."""
+    readings = {k: passed}
+
+    def read(j: int) -> _Way:
+        if j not in readings:
+            upright, rect, squares = _read_way(rgb, quad, j, side)
+            track = next(t for i, t in ways if i == j)
+            readings[j] = (_seen(squares.probs, rect, side, clear), rect, squares, upright, track)
+        return readings[j]
+
+    if passed[0] < WAY_SURE:
+        for j, _track in ways:
+            read(j)
+    j = max(readings, key=lambda i: readings[i][0])  # the first of equals: likeliest track
+    kept = readings[j]
+    if _half_turn_alike(side):
+        twin = read((j + 2) % 4)
+        if twin[0] >= PRINTED_SEEN and _upright(twin[2].probs, side) > _upright(kept[2].probs, side):
+            return twin
+    return kept
+
+
 def _looks_like(tried: list[NDArray[np.float32]], chosen: MapSide, bar: float = PRINTED_SEEN) -> str | None:
     """The other map side whose printed spaces one of the tried readings
     (each grid candidate, each way up) matches best, if any matches with at
@@ -286,7 +336,7 @@ def read_sheet(
     map_side = sides[side.upper()]
     photo = load_photo(data)
     gray = cv2.cvtColor(photo.rgb, cv2.COLOR_RGB2GRAY)
-    best: tuple[float, Rectified, Squares, NDArray[np.float32], Track | None] | None = None
+    best: _Way | None = None
     tried: list[NDArray[np.float32]] = []
     canvases: list[NDArray[np.uint8]] = []  # of clearly seen grids, for ``_kin_side``
     any_clear = False
@@ -304,17 +354,7 @@ def read_sheet(
             if best is None or seen > best[0]:
                 best = (seen, rect, squares, upright, track)
             if seen >= PRINTED_SEEN:
-                if _half_turn_alike(map_side) or seen < WAY_SURE:
-                    # the printed spaces pass upside down too (side A), or only
-                    # barely: read the sheet the other way up as well, and keep
-                    # the way its printed mountains stand up
-                    twin_k, twin_track = next((j, t) for j, t in ways if j == (k + 2) % 4)
-                    twin, twin_rect, twin_squares = _read_way(photo.rgb, quad, twin_k, map_side)
-                    twin_seen = _seen(twin_squares.probs, twin_rect, map_side, candidate.clear)
-                    if twin_seen >= PRINTED_SEEN and _upright(twin_squares.probs, map_side) > _upright(
-                        probs, map_side
-                    ):
-                        best = (twin_seen, twin_rect, twin_squares, twin, twin_track)
+                best = _surest_way(photo.rgb, quad, k, ways, map_side, candidate.clear, best)
                 break
         if best is not None and best[0] >= PRINTED_SEEN:
             break
