@@ -370,8 +370,8 @@ def find_grids(rgb: NDArray[np.uint8]) -> Iterator[Candidate]:
         raise NoGridError(NO_GRID)
 
 
-def _shifted(quad: Quad, dx: int, dy: int) -> Quad:
-    """``quad`` moved by whole squares along its own (perspective) grid."""
+def shifted(quad: Quad, dx: float, dy: float) -> Quad:
+    """``quad`` moved by ``dx`` and ``dy`` squares along its own (perspective) grid."""
     h = cv2.getPerspectiveTransform(_unit_square(), quad)
     moved = _unit_square() + np.array([dx, dy], np.float32)
     return cv2.perspectiveTransform(moved.reshape(-1, 1, 2), h).reshape(4, 2).astype(np.float32)
@@ -405,7 +405,7 @@ def _settle(strength: NDArray[np.float32], quad: Quad, shape: tuple[int, ...]) -
     dx = int(cols[0] - cols[SIZE] >= 0.5) * -1 + int(cols[SIZE + 1] - cols[1] >= 0.5)
     support = lattice_support(strength, quad)
     if dx or dy:
-        moved = refine(strength, _shifted(quad, dx, dy))
+        moved = refine(strength, shifted(quad, dx, dy))
         if _sane(moved, shape):
             gain = lattice_support(strength, moved)
             if gain >= support:

@@ -34,7 +34,7 @@ from referee.rules.i18n import _
 from referee.vision.agree import agree
 from referee.vision.cells import CLASSES, Squares, classify, even_light
 from referee.vision.errors import NoGridError, VisionError, WrongSheetError
-from referee.vision.grid import NO_GRID, find_grids
+from referee.vision.grid import NO_GRID, find_grids, shifted
 from referee.vision.likeness import likeness
 from referee.vision.load import load_photo
 from referee.vision.rectify import Rectified, rectify
@@ -68,6 +68,9 @@ KIN_READINGS = 12
 """Readings of clearly seen grids (the first three, each way up) on which
 a refused photo's printed mountains are compared with the other sides'
 (``_kin_side``); each comparison costs some 8 ms a side."""
+HALF_SQUARE = tuple((dx, dy) for dx in (-0.5, 0.0, 0.5) for dy in (-0.5, 0.0, 0.5) if dx or dy)
+"""Where a grid that passed the check only barely is read again, in
+squares along its own rows and columns: half a square each way."""
 TRACK_SEEN = 0.2
 """Least coin-track score for the coins to be read at all. Chosen on 150
 photos of a training draw (seed 13000) read along their true corners: from
@@ -251,6 +254,7 @@ in each square, the corners that way up, and the coin track found below."""
 
 def _surest_way(
     rgb: NDArray[np.uint8],
+    gray: NDArray[np.uint8],
     quad: NDArray[np.float32],
     k: int,
     ways: list[tuple[int, Track | None]],
@@ -258,8 +262,9 @@ def _surest_way(
     clear: bool,
     passed: _Way,
 ) -> _Way:
-    """The way up to read the grid ``quad``, whose reading ``passed`` (with
-    ``quad[k]`` top-left) passed the check on the printed spaces.
+    """Where and which way up to read the grid ``quad``, whose reading
+    ``passed`` (with ``quad[k]`` top-left) passed the check on the printed
+    spaces.
 
     A pass short of ``WAY_SURE`` may be the sheet turned: side B prints its
     wastelands as a cross in the middle and two of its five mountains where
@@ -269,7 +274,13 @@ def _surest_way(
     printed spaces is kept. Side A's printed spaces are the same upside
     down, so there the kept way is always compared with its half turn, and
     the one whose printed mountains are the surer to be mountains is kept
-    (a mountain stands on its base)."""
+    (a mountain stands on its base).
+
+    A pass short of ``WAY_SURE`` may also be the grid half a square off: on
+    a sheet with faint lines and a bold letter in every square, the letters
+    make a lattice of their own, and a grid through them half covers each
+    printed mountain. The kept way is then read half a square away each
+    way, and a placement that sees the printed spaces surely is kept."""
     readings = {k: passed}
 
     def read(j: int) -> _Way:
@@ -287,8 +298,17 @@ def _surest_way(
     if _half_turn_alike(side):
         twin = read((j + 2) % 4)
         if twin[0] >= PRINTED_SEEN and _upright(twin[2].probs, side) > _upright(kept[2].probs, side):
-            return twin
-    return kept
+            kept = twin
+    if kept[0] >= WAY_SURE:
+        return kept
+    best = kept
+    for dx, dy in HALF_SQUARE:
+        upright = shifted(kept[3], dx, dy)
+        _up, rect, squares = _read_way(rgb, upright, 0, side)
+        seen = _seen(squares.probs, rect, side, clear)
+        if seen >= WAY_SURE and seen > best[0]:
+            best = (seen, rect, squares, upright, find_track(strip(gray, _to_photo(upright), 0)))
+    return best
 
 
 def _looks_like(tried: list[NDArray[np.float32]], chosen: MapSide, bar: float = PRINTED_SEEN) -> str | None:
@@ -354,7 +374,7 @@ def read_sheet(
             if best is None or seen > best[0]:
                 best = (seen, rect, squares, upright, track)
             if seen >= PRINTED_SEEN:
-                best = _surest_way(photo.rgb, quad, k, ways, map_side, candidate.clear, best)
+                best = _surest_way(photo.rgb, gray, quad, k, ways, map_side, candidate.clear, best)
                 break
         if best is not None and best[0] >= PRINTED_SEEN:
             break
