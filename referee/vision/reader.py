@@ -139,6 +139,13 @@ def _seen(probs: NDArray[np.float32], rect: Rectified, side: MapSide, clear: boo
     seen = _printed_seen(probs, side)
     if seen < PRINTED_SEEN and likeness(rect.canvas, side.mountains) >= KIN_SEEN:
         seen = PRINTED_SEEN
+    return _weighed(seen, clear)
+
+
+def _weighed(seen: float, clear: bool) -> float:
+    """A share of printed spaces seen on a grid, counted for less when the
+    grid's lattice is only faintly seen, so that it reaches ``PRINTED_SEEN``
+    only from ``FAINT_SEEN``."""
     return seen if clear else seen * PRINTED_SEEN / FAINT_SEEN
 
 
@@ -311,15 +318,20 @@ def _surest_way(
     return best
 
 
-def _looks_like(tried: list[NDArray[np.float32]], chosen: MapSide, bar: float = PRINTED_SEEN) -> str | None:
+def _looks_like(
+    tried: list[tuple[NDArray[np.float32], bool]], chosen: MapSide, bar: float = PRINTED_SEEN
+) -> str | None:
     """The other map side whose printed spaces one of the tried readings
-    (each grid candidate, each way up) matches best, if any matches with at
-    least ``bar`` of them seen."""
+    (each grid candidate, each way up, with whether its lattice was clearly
+    seen) matches best, if any matches with at least ``bar`` of them seen.
+    A faintly seen grid names another side only as surely as it would pass
+    for the chosen one (``_weighed``): a blurred photo's wrong grid matches
+    six in ten of some side's printed spaces by chance."""
     best, letter = bar, None
     for other_letter, other in sorted(map_sides().items()):
         if other_letter == chosen.letter:
             continue
-        seen = max(_printed_seen(probs, other) for probs in tried)
+        seen = max(_weighed(_printed_seen(probs, other), clear) for probs, clear in tried)
         if seen > best or (letter is None and seen >= best):
             best, letter = seen, other_letter
     return letter
@@ -357,7 +369,7 @@ def read_sheet(
     photo = load_photo(data)
     gray = cv2.cvtColor(photo.rgb, cv2.COLOR_RGB2GRAY)
     best: _Way | None = None
-    tried: list[NDArray[np.float32]] = []
+    tried: list[tuple[NDArray[np.float32], bool]] = []
     canvases: list[NDArray[np.uint8]] = []  # of clearly seen grids, for ``_kin_side``
     any_clear = False
     for candidate in find_grids(photo.rgb):
@@ -367,7 +379,7 @@ def read_sheet(
         for k, track in ways:
             upright, rect, squares = _read_way(photo.rgb, quad, k, map_side)
             probs = squares.probs
-            tried.append(probs)
+            tried.append((probs, candidate.clear))
             if candidate.clear and len(canvases) < KIN_READINGS:
                 canvases.append(rect.canvas)
             seen = _seen(probs, rect, map_side, candidate.clear)
