@@ -9,8 +9,9 @@ mountains (and wastelands) must be the squares likeliest to hold them, or
 the grid, its way up or the side is wrong. It tries the grid candidates and
 their ways up, likeliest first, until one passes that check. A reading
 that passes only barely is compared with every other way up, and the way
-that sees the most printed spaces is kept: side B's pass a quarter turn by
-chance. Side A's printed spaces look the same upside down, so there the
+that sees the most printed spaces is kept (side B's pass a quarter turn by
+chance); then with the grid half a square away each way (a graphite
+sheet's letters make a lattice of their own). Side A's printed spaces look the same upside down, so there the
 reader also reads the sheet the other way up and keeps the reading whose
 printed mountains are the surer to be mountains (a mountain stands on its
 base). Last, the
@@ -56,8 +57,12 @@ grid early: the sheet is found, and it is that side's. A smaller share can
 be chance on a wrong grid, and the search goes on."""
 WAY_SURE = 0.9
 """Share of the printed spaces seen below which a reading that passes is
-still compared with the sheet turned round: mountains printed in a way the
-network has not seen can pass the check upside down by chance."""
+still compared with the sheet turned every other way, and with the grid
+half a square away (``_surest_way``): mountains printed in a way the
+network has not seen can pass the check upside down by chance, side B's
+printed spaces a quarter turn, and a graphite sheet's letters half a
+square off. A placement half a square away must reach this share to be
+kept."""
 KIN_SEEN = 0.8
 """Share of the side's printed mountains that must be each other's kin
 (``likeness``) for a grid to pass when the network does not see them.
