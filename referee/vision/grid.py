@@ -80,6 +80,11 @@ up to 49 degrees) score at most 0.34, nearly all under 0.2; a grid twice as
 tall as wide seen head on scores 0.69. Such a grid came from a sheet's
 lines under letters in every square, and passed the check on the printed
 spaces by chance."""
+MOVES = 5
+"""Whole squares, at most, that a refused grid is moved along each of its
+directions to where its lattice is seen best (``_Look.moved``): found on
+our draws three and four squares off, on the coin track and season boxes."""
+_MOVES = [(d, 0) for d in range(-MOVES, MOVES + 1) if d] + [(0, d) for d in range(-MOVES, MOVES + 1) if d]
 NO_GRID = _("no map grid found: fit the whole grid in the picture, with all four corners visible")
 
 Quad = NDArray[np.float32]
@@ -311,6 +316,32 @@ class _Look:
             return full
         return small
 
+    def moved(self, cand: Candidate) -> Candidate | None:
+        """``cand`` moved by whole squares along one of its directions, up to
+        ``MOVES``, where its lattice is seen best, if better than where it
+        is; None otherwise. Asked for only once the reader has refused
+        ``cand``: twelve evenly spaced lines can be found squares off the
+        grid's, taking in the coin track and the season boxes below it or
+        the title above, and still be seen along most of their length
+        (``_settle`` moves a grid by one square only where the grid's lines
+        plainly run on past one end)."""
+        strength, scale = self.lines.at(1.0)
+        strength = strength * self.gain
+        quad = (cand.quad * scale).astype(np.float32)
+        best, where = lattice_support(strength, quad), None
+        for dx, dy in _MOVES:
+            q = shifted(quad, dx, dy)
+            if _sane(q, strength.shape):
+                support = lattice_support(strength, q)
+                if support > best:
+                    best, where = support, q
+        if where is None:
+            return None
+        q = refine(strength, where)
+        if not _sane(q, strength.shape):
+            return None
+        return Candidate((q / scale).astype(np.float32), lattice_support(strength, q))
+
     def grids(self, faint: bool, offered: list[Quad]) -> list[Candidate]:
         """Grids from the pairs of line families with a faint one
         (``faint``) or without, best supported first, leaving out any within
@@ -352,9 +383,11 @@ def find_grids(rgb: NDArray[np.uint8]) -> Iterator[Candidate]:
     (``COARSE_SIDE``: a blurred photo taken close, whose lines blur wider
     than thin); then lines summed band by band of the picture (a sheet
     lying square with a checked cloth, whose stripes outvote the grid's
-    lines summed over the whole picture). Last come the grids whose lattice
-    every search saw only faintly (a dim and blurred photo), best supported
-    first."""
+    lines summed over the whole picture). Each clearly seen grid the
+    reader refuses is followed by the same grid moved by whole squares to
+    where its lattice is seen best (``_Look.moved``), if that is elsewhere.
+    Last come the grids whose lattice every search saw only faintly (a dim
+    and blurred photo), best supported first."""
     offered: list[Quad] = []
     faint: list[Candidate] = []
     lines = _Lines(rgb)
@@ -371,6 +404,11 @@ def find_grids(rgb: NDArray[np.uint8]) -> Iterator[Candidate]:
                     budget -= 1
                     offered.append(cand.quad)
                     yield cand
+                    # the reader refused it: the lattice may be squares off the grid
+                    moved = look.moved(cand)
+                    if moved is not None and not any(_same(moved.quad, other) for other in offered):
+                        offered.append(moved.quad)
+                        yield moved
     shown = 0
     for cand in sorted(faint, key=lambda c: -c.support):
         if shown < KEEP and not any(_same(cand.quad, other) for other in offered):

@@ -30,7 +30,7 @@ PHOTOS = ROOT.parent / "shared" / "sheet_photos"
 # measured by: python bench/scan_bench.py sample_sheets ../shared/sheet_photos
 # (samples: grid 100 %, colour 99.96 %, graphite 99.97 %, sheets without error 95.3 %, wrong flagged
 # 100 % of 3, right flagged 0.32 %, coins wrong 3.1 %; sheet_photos: grid 100 %, colour 99.83 %,
-# graphite 95.25 %, sheets without error 79.2 %, wrong flagged 92.6 % of 27, right flagged 3.44 %,
+# graphite 95.25 %, sheets without error 79.2 %, wrong flagged 92.6 % of 27, right flagged 3.48 %,
 # coins wrong 0 %). Floors and ceilings sit just beyond them.
 FLOORS = {
     "sample_sheets": {
