@@ -9,9 +9,6 @@ sees the printed spaces surely is kept."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import cv2
 import numpy as np
 
@@ -28,14 +25,14 @@ from referee.vision.reader import (
     _seen,
     _upright,
     _ways_up,
-    read_sheet,
 )
+from tests.vision_truth import PHOTOS, read_in_place, squares_off, squares_right, truth
 
-TURNED = Path(__file__).parent / "photos" / "side_b_track_turned.jpg"
+TURNED = PHOTOS / "side_b_track_turned.jpg"
 """A graphite side B sheet of the box's pad in a dark frame, from our
 generator (draw of seed 16000, photo 53): the clearest coin track the
 reader finds runs along the grid's left side, not below it."""
-LETTERS = Path(__file__).parent / "photos" / "letters_lattice.jpg"
+LETTERS = PHOTOS / "letters_lattice.jpg"
 """A graphite side B sheet of the box's pad with faint grey lines and a
 letter in nearly every square, from our generator (draw of seed 16000,
 photo 950)."""
@@ -69,10 +66,9 @@ def test_a_side_b_sheet_turned_a_quarter_passes_the_check_by_chance() -> None:
     """The case the next test guards: on the grid the reader finds first,
     the way up the coin track suggests first is a quarter turn, and its
     reading sees enough printed spaces to pass, though not surely."""
-    truth = json.loads(TURNED.with_suffix(".json").read_text())
     photo = load_photo(TURNED.read_bytes())
     quad = next(find_grids(photo.rgb)).quad
-    want = np.array(truth["corners_px"], np.float32) / photo.scale
+    want = np.array(truth(TURNED)["corners_px"], np.float32) / photo.scale
     upright = min(range(4), key=lambda k: float(np.abs(np.roll(quad, -k, axis=0) - want).max()))
     first = _ways_up(cv2.cvtColor(photo.rgb, cv2.COLOR_RGB2GRAY), quad)[0][0]
     assert (first - upright) % 2 == 1
@@ -82,44 +78,23 @@ def test_a_side_b_sheet_turned_a_quarter_passes_the_check_by_chance() -> None:
 
 
 def test_a_side_b_sheet_is_read_the_way_that_sees_most_printed_spaces() -> None:
-    truth = json.loads(TURNED.with_suffix(".json").read_text())
-    reading = read_sheet(TURNED.read_bytes(), "B")
-    want = np.array(truth["corners_px"], float)
-    side_px = float(np.linalg.norm(want[0] - want[1]))
-    assert np.abs(np.array(reading.corners) - want).max() < 0.03 * side_px
-    cells = [c for row in reading.grid for c in row]
-    true_cells = [c for row in truth["grid"] for c in row]
-    assert sum(a == b for a, b in zip(cells, true_cells, strict=True)) >= 0.95 * SIZE * SIZE
-
-
-def _truth(photo_path: Path) -> tuple[np.ndarray, dict[str, object]]:
-    truth = json.loads(photo_path.with_suffix(".json").read_text())
-    return np.array(truth["corners_px"], float), truth
+    reading = read_in_place(TURNED, "B")
+    assert squares_right(reading, TURNED) >= 0.95 * SIZE * SIZE
 
 
 def test_the_grid_search_offers_the_grid_half_a_square_off() -> None:
     """The case the next test guards: the nearest grid the search offers
     among its first two is half a square off, and a reading half a square
     off passes the check on the printed spaces, though not surely."""
-    want, _truth_data = _truth(LETTERS)
     photo = load_photo(LETTERS.read_bytes())
-    grid = (want / photo.scale).astype(np.float32)
-    square = float(np.linalg.norm(grid[0] - grid[1])) / SIZE
+    grid = (np.array(truth(LETTERS)["corners_px"], float) / photo.scale).astype(np.float32)
     offered = [c.quad for _, c in zip(range(2), find_grids(photo.rgb), strict=False)]
-    nearest = (
-        min(float(np.abs(np.roll(q, -k, axis=0) - grid).max()) for q in offered for k in range(4)) / square
-    )
-    assert 0.4 < nearest < 0.75
+    assert 0.4 < min(squares_off(q, grid) for q in offered) < 0.75
     side = map_sides()["B"]
     _up, rect, squares = _read_way(photo.rgb, shifted(grid, 0.5, 0.0), 0, side)
     assert PRINTED_SEEN <= _seen(squares.probs, rect, side, True) < WAY_SURE
 
 
 def test_a_grid_half_a_square_off_is_moved_onto_the_printed_spaces() -> None:
-    want, truth = _truth(LETTERS)
-    reading = read_sheet(LETTERS.read_bytes(), "B")
-    side_px = float(np.linalg.norm(want[0] - want[1]))
-    assert np.abs(np.array(reading.corners) - want).max() < 0.03 * side_px
-    cells = [c for row in reading.grid for c in row]
-    true_cells = [c for row in truth["grid"] for c in row]  # type: ignore[attr-defined]
-    assert sum(a == b for a, b in zip(cells, true_cells, strict=True)) >= 0.9 * SIZE * SIZE
+    reading = read_in_place(LETTERS, "B")
+    assert squares_right(reading, LETTERS) >= 0.9 * SIZE * SIZE
