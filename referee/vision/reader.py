@@ -272,11 +272,11 @@ def _surest_way(
     ways: list[tuple[int, Track | None]],
     side: MapSide,
     clear: bool,
-    passed: _Way,
+    readings: dict[int, _Way],
 ) -> _Way:
-    """Where and which way up to read the grid ``quad``, whose reading
-    ``passed`` (with ``quad[k]`` top-left) passed the check on the printed
-    spaces.
+    """Where and which way up to read the grid ``quad``, whose reading with
+    ``quad[k]`` top-left passed the check on the printed spaces; ``readings``
+    holds that one and any other way already read (more are added).
 
     A pass short of ``WAY_SURE`` may be the sheet turned: side B prints its
     wastelands as a cross in the middle and two of its five mountains where
@@ -293,7 +293,7 @@ def _surest_way(
     make a lattice of their own, and a grid through them half covers each
     printed mountain. The kept way is then read half a square away each
     way, and a placement that sees the printed spaces surely is kept."""
-    readings = {k: passed}
+    passed = readings[k]
 
     def read(j: int) -> _Way:
         if j not in readings:
@@ -305,7 +305,8 @@ def _surest_way(
     if passed[0] < WAY_SURE:
         for j, _track in ways:
             read(j)
-    j = max(readings, key=lambda i: readings[i][0])  # the first of equals: likeliest track
+    # the first of equals in the order of the coin track's likelihood
+    j = max((i for i, _track in ways if i in readings), key=lambda i: readings[i][0])
     kept = readings[j]
     if _half_turn_alike(side):
         twin = read((j + 2) % 4)
@@ -381,6 +382,7 @@ def read_sheet(
         quad = candidate.quad
         any_clear |= candidate.clear
         ways = _ways_up(gray, quad)
+        read: dict[int, _Way] = {}  # this grid's readings so far, by way up
         for k, track in ways:
             upright, rect, squares = _read_way(photo.rgb, quad, k, map_side)
             probs = squares.probs
@@ -388,10 +390,11 @@ def read_sheet(
             if candidate.clear and len(canvases) < KIN_READINGS:
                 canvases.append(rect.canvas)
             seen = _seen(probs, rect, map_side, candidate.clear)
+            read[k] = (seen, rect, squares, upright, track)
             if best is None or seen > best[0]:
-                best = (seen, rect, squares, upright, track)
+                best = read[k]
             if seen >= PRINTED_SEEN:
-                best = _surest_way(photo.rgb, gray, quad, k, ways, map_side, candidate.clear, best)
+                best = _surest_way(photo.rgb, gray, quad, k, ways, map_side, candidate.clear, read)
                 break
         if best is not None and best[0] >= PRINTED_SEEN:
             break
