@@ -337,7 +337,15 @@ def ensemble(x: NDArray[np.float32], nets: Sequence[Net], temperature: float) ->
     plain, so their mean is right more often than any one of them and, above
     all, less sure where it is wrong: the doubtful squares shown to the
     player catch more of the mistakes, for no more false alarms."""
-    return np.mean([forward(x, w, temperature) for w in nets], axis=0).astype(np.float32)
+    return _mean([hidden(x, w) for w in nets], nets, temperature)
+
+
+def _mean(
+    layers: Sequence[NDArray[np.float32]], nets: Sequence[Net], temperature: float
+) -> NDArray[np.float32]:
+    """The networks' mean probabilities from their last hidden layers ``layers``."""
+    probs = np.mean([_softmax(z, w, temperature) for z, w in zip(layers, nets, strict=True)], axis=0)
+    return np.asarray(probs, np.float32)
 
 
 @dataclass(frozen=True)
@@ -357,6 +365,5 @@ def classify(light: NDArray[np.float32], side: MapSide) -> Squares:
     nets, temperature = _weights()
     x = features(light, side)
     layers = [hidden(x, w) for w in nets]
-    probs = np.mean([_softmax(z, w, temperature) for z, w in zip(layers, nets, strict=True)], axis=0)
     looks = np.concatenate([z / (np.linalg.norm(z, axis=1, keepdims=True) + 1e-6) for z in layers], axis=1)
-    return Squares(probs.astype(np.float32), looks.astype(np.float32))
+    return Squares(_mean(layers, nets, temperature), looks.astype(np.float32))

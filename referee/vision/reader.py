@@ -11,12 +11,12 @@ their ways up, likeliest first, until one passes that check. A reading
 that passes only barely is compared with every other way up, and the way
 that sees the most printed spaces is kept (side B's pass a quarter turn by
 chance); then with the grid half a square away each way (a graphite
-sheet's letters make a lattice of their own). Side A's printed spaces look the same upside down, so there the
-reader also reads the sheet the other way up and keeps the reading whose
-printed mountains are the surer to be mountains (a mountain stands on its
-base). Last, the
-squares of the chosen reading are read together (``agree``): a player draws
-each code alike all over their sheet.
+sheet's letters make a lattice of their own). Side A's printed spaces look
+the same upside down, so there the reader also reads the sheet the other
+way up and keeps the reading whose printed mountains are the surer to be
+mountains (a mountain stands on its base). Last, the squares of the chosen
+reading are read together (``agree``): a player draws each code alike all
+over their sheet.
 """
 
 from __future__ import annotations
