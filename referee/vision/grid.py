@@ -45,6 +45,12 @@ be seen in only a third of them; the reader's check against the side's
 printed mountains judges such a grid."""
 KEEP = 3
 """Candidates each search hands to the reader's check."""
+FITS = 8 * KEEP
+"""Lattices, at most, that one search fits (``_Look.grids``). A lattice whose
+fit is no grid a camera could see (the boards of a table or a cloth's
+stripes paired with the sheet's lines) takes no candidate's place, so the
+search goes on down its list; this bounds what such a picture costs, at
+some 17 ms a fit."""
 FIT_SQUARE = 32.0
 """Largest square, in pixels, at which a grid not clearly seen at the
 photo's own size is fitted again (``_Look.fitted``). Chosen on 73 blurred
@@ -345,17 +351,24 @@ class _Look:
     def grids(self, faint: bool, offered: list[Quad]) -> list[Candidate]:
         """Grids from the pairs of line families with a faint one
         (``faint``) or without, best supported first, leaving out any within
-        half a square of one already ``offered``: the clear ones (up to
-        ``KEEP``), then up to ``KEEP`` that are only faintly seen."""
+        half a square of one already ``offered`` or tried: the clear ones (up
+        to ``KEEP``), then up to ``KEEP`` that are only faintly seen. The
+        lattices are fitted best scored first until ``2 * KEEP`` fits are
+        grids, or ``FITS`` were tried: a table's boards can make a dozen
+        lattices that score above the sheet's and fit no grid."""
         found: list[tuple[float, NDArray[np.float64]]] = []
         for pair in self.families.pairs(faint):
             found += lattices(self.strength, pair, self.smallest * min(self.strength.shape), self.banded)
         found.sort(key=lambda t: -t[0])
         scored: list[Candidate] = []
-        for _score, quad in found[: 2 * KEEP]:
+        tried: list[Quad] = []
+        for _score, quad in found:
+            if len(scored) == 2 * KEEP or len(tried) == FITS:
+                break
             q = _order(quad / self.k)
-            if any(_same(q, other) for other in [*offered, *(c.quad for c in scored)]):
+            if any(_same(q, other) for other in [*offered, *tried, *(c.quad for c in scored)]):
                 continue
+            tried.append(q)
             cand = self.fitted(q)
             if cand is not None:
                 scored.append(cand)

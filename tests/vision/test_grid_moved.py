@@ -1,28 +1,83 @@
 """A grid the reader refuses is offered again where its lattice is seen
 best, whole squares away: twelve evenly spaced lines can be found squares
-off the grid's, over the coin track and the season boxes below it."""
+off the grid's, over the coin track and the season boxes below it. And a
+search's lattices that fit no grid take no candidate's place."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from referee.vision.grid import find_grids
+from referee.vision.grid import (
+    FITS,
+    KEEP,
+    Candidate,
+    _Lines,
+    _Look,
+    find_grids,
+    lattice_support,
+    refine,
+    shifted,
+)
+from referee.vision.lattice import lattices
 from referee.vision.load import load_photo
 from tests.vision_truth import PHOTOS, read_in_place, squares_off, truth
 
 LOW = PHOTOS / "lattice_squares_low.jpg"
-"""A graphite side A sheet of an official-like design on a wooden table,
-from our generator (draw of seed 16000, photo 1082): the grid search first
-finds its lattice four squares low, over the coin track and season boxes."""
+"""A graphite side A sheet of an official-like design on a green wooden
+table, from our generator (draw of seed 16000, photo 1082). Its lattice
+has been found four squares low, over the coin track and season boxes;
+and the table's boards, paired with the sheet's lines, make more than a
+dozen lattices that score above the sheet's and fit no grid."""
 
 
-def test_the_first_grid_offered_is_squares_off_and_the_next_in_place() -> None:
+def _look() -> tuple[_Look, np.ndarray]:
+    """The first search's look at the photo, and the true grid."""
     photo = load_photo(LOW.read_bytes())
     want = np.array(truth(LOW)["corners_px"], np.float32) / photo.scale
-    offered = find_grids(photo.rgb)
-    first, second = next(offered), next(offered)
-    assert first.clear and squares_off(first.quad, want) > 3
-    assert squares_off(second.quad, want) < 0.5
+    return _Look(_Lines(photo.rgb), 1000, 1.0, 0.2, False), want
+
+
+def _fitted(look: _Look, want: np.ndarray) -> Candidate:
+    """The true grid fitted to the photo's lines, as the search offers a grid."""
+    strength, _scale = look.lines.at(1.0)
+    quad = refine(strength, want.astype(np.float32))
+    return Candidate(quad, lattice_support(strength, quad))
+
+
+@pytest.mark.parametrize("squares", [-4, -2, 2, 4])
+def test_a_grid_squares_off_is_moved_onto_the_lattice(squares: int) -> None:
+    look, want = _look()
+    off = shifted(_fitted(look, want).quad, 0, squares)
+    strength, _scale = look.lines.at(1.0)
+    assert lattice_support(strength, off) > 0.5  # the season boxes and title still look like a lattice
+    moved = look.moved(Candidate(off, lattice_support(strength, off)))
+    assert moved is not None and squares_off(moved.quad, want) < 0.1
+    assert moved.clear
+
+
+def test_a_grid_in_place_is_not_moved() -> None:
+    look, want = _look()
+    assert look.moved(_fitted(look, want)) is None
+
+
+def test_lattices_that_fit_no_grid_take_no_place() -> None:
+    look, want = _look()
+    found = []
+    for pair in look.families.pairs(True):
+        found += lattices(look.strength, pair, look.smallest * min(look.strength.shape), look.banded)
+    found.sort(key=lambda t: -t[0])
+    top = [look.fitted(np.asarray(q / look.k, np.float32)) for _s, q in found[: 2 * KEEP]]
+    assert all(c is None for c in top)  # the case: the best scored lattices are the boards'
+    grids = look.grids(True, [])
+    assert 0 < len(grids) <= 2 * KEEP < FITS
+    assert any(squares_off(c.quad, want) < 0.1 and c.clear for c in grids)
+
+
+def test_the_first_grid_offered_is_in_place() -> None:
+    photo = load_photo(LOW.read_bytes())
+    want = np.array(truth(LOW)["corners_px"], np.float32) / photo.scale
+    assert squares_off(next(find_grids(photo.rgb)).quad, want) < 0.1
 
 
 def test_the_sheet_is_read_in_place() -> None:

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from referee.rules.data import map_sides
 from referee.rules.geometry import SIZE
+from referee.vision import reader
 from referee.vision.cells import CLASSES
-from referee.vision.grid import find_grids, shifted
+from referee.vision.grid import Candidate, find_grids, shifted
 from referee.vision.load import load_photo
 from referee.vision.reader import (
     PRINTED_SEEN,
@@ -82,17 +84,31 @@ def test_a_side_b_sheet_is_read_the_way_that_sees_most_printed_spaces() -> None:
     assert squares_right(reading, TURNED) >= 0.95 * SIZE * SIZE
 
 
-def test_the_grid_search_offers_the_grid_half_a_square_off() -> None:
-    """The case the next test guards: the nearest grid the search offers
-    among its first two is half a square off, and a reading half a square
-    off passes the check on the printed spaces, though not surely."""
+def _half_off(photo_scale: float) -> np.ndarray:
+    """The letters sheet's grid half a square off along its rows, where
+    the letters' own lattice lies."""
+    grid = (np.array(truth(LETTERS)["corners_px"], float) / photo_scale).astype(np.float32)
+    return shifted(grid, 0.5, 0.0)
+
+
+def test_a_grid_half_a_square_off_passes_the_check_by_chance() -> None:
+    """The case the next tests guard: a reading half a square off passes
+    the check on the printed spaces, though not surely."""
     photo = load_photo(LETTERS.read_bytes())
-    grid = (np.array(truth(LETTERS)["corners_px"], float) / photo.scale).astype(np.float32)
-    offered = [c.quad for _, c in zip(range(2), find_grids(photo.rgb), strict=False)]
-    assert 0.4 < min(squares_off(q, grid) for q in offered) < 0.75
     side = map_sides()["B"]
-    _up, rect, squares = _read_way(photo.rgb, shifted(grid, 0.5, 0.0), 0, side)
+    _up, rect, squares = _read_way(photo.rgb, _half_off(photo.scale), 0, side)
     assert PRINTED_SEEN <= _seen(squares.probs, rect, side, True) < WAY_SURE
+
+
+def test_a_grid_offered_half_a_square_off_is_read_in_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The grid search has offered this sheet's grid half a square off,
+    through the letters, before the grid itself."""
+    data = LETTERS.read_bytes()
+    off = _half_off(load_photo(data).scale)
+    monkeypatch.setattr(reader, "find_grids", lambda rgb: iter([Candidate(off, 0.66)]))
+    got = np.array(reader.read_sheet(data, "B").corners, np.float32)
+    want = np.array(truth(LETTERS)["corners_px"], np.float32)
+    assert squares_off(got, want) < 0.1
 
 
 def test_a_grid_half_a_square_off_is_moved_onto_the_printed_spaces() -> None:
