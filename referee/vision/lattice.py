@@ -19,6 +19,10 @@ its own part: summed over the whole picture, a cloth lying parallel to the
 sheet outvotes the grid at every offset. The banded search sums each
 direction's lines only over a band of the other direction, so that within
 the band where the sheet lies, the sheet hides the cloth under it.
+
+In every search, a lattice that runs on past its outline on two sides or
+more is not offered: the map's lines stop at its outline, and a cloth's or
+squared paper's run on. Each lattice offered costs a fit and four readings.
 """
 
 from __future__ import annotations
@@ -304,9 +308,10 @@ def lattices(
     strength: NDArray[np.float32], pair: tuple[Family, Family], min_grid: float, banded: bool = False
 ) -> list[tuple[float, NDArray[np.float64]]]:
     """Grid candidates for one pair of families: (score, corners in
-    ``strength`` pixels, clockwise from any corner), best first. ``banded``:
-    each direction's combs found band by band of the other (a sheet lying
-    parallel to a checked cloth), not over the whole picture."""
+    ``strength`` pixels, clockwise from any corner), best first, none that
+    runs on past its outline (``_runs_on``). ``banded``: each direction's
+    combs found band by band of the other (a sheet lying parallel to a
+    checked cloth), not over the whole picture."""
     h_norm = _rectifier(*pair)
     if h_norm is None:
         return []
@@ -352,8 +357,8 @@ def lattices(
             break
         for _ in range(2):
             cu, cv = _slide(cu, cv, (ub, vb, sb)), _slide(cv, cu, (va, ua, sa))
-        if banded and _runs_on(cu, cv, fa, fb):
-            continue  # a cloth's lattice runs on past any twelve of its lines; the map's stops
+        if _runs_on(cu, cv, fa, fb):
+            continue  # a cloth's or squared paper's lattice runs on past any twelve lines; the map's stops
         kept += 1
         support = _support(fa, fb, cu, cv)
         corners_r = np.array(

@@ -95,6 +95,29 @@ def test_a_sheet_squared_with_a_checked_cloth(period: int) -> None:
     assert _found(cv2.GaussianBlur(photo, (0, 0), 1.0), corners)
 
 
+@pytest.mark.parametrize("period", [31, 40])
+def test_squared_paper_offers_no_grid_within_it(period: int) -> None:
+    """A photo of squared paper, no sheet on it: any twelve of its lines
+    make a lattice, but each runs on past its outline, where a map's lines
+    stop, so none is offered (each would cost four readings). Only at the
+    picture's edge, beyond which nothing is seen, may one be offered."""
+    h, w = 900, 1200
+    paper = np.full((h, w, 3), 232, np.uint8)
+    for x in range(5, w, period):
+        paper[:, x : x + 2] = 90
+    for y in range(9, h, period):
+        paper[y : y + 2, :] = 90
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), 5.0, 1.0)
+    photo = cv2.GaussianBlur(cv2.warpAffine(paper, turn, (w, h), borderMode=cv2.BORDER_REFLECT), (0, 0), 1.0)
+    try:
+        offered = [c.quad for c in find_grids(photo) if c.clear]
+    except NoGridError:
+        offered = []
+    edge = 0.9 * period
+    within = [q for q in offered if ((q > edge) & (q < np.array([w, h]) - edge)).all()]
+    assert within == []
+
+
 def test_a_blurred_photo_of_faint_lines() -> None:
     """Grey lines on cream paper, photographed out of focus: the lines keep
     a few hundredths of the paper's brightness."""
