@@ -63,18 +63,24 @@ def _near(quad: np.ndarray, corners: np.ndarray, side: float) -> bool:
     return min(float(np.abs(np.roll(quad, i, axis=0) - corners).max()) for i in range(4)) < 0.03 * side
 
 
+def _checked(period: int, width: int, ground: int, line: int) -> np.ndarray:
+    """A picture 1200 x 900 checked with dark lines ``width`` px wide every
+    ``period`` px each way: a cloth's stripes, or squared paper."""
+    h, w = 900, 1200
+    img = np.full((h, w, 3), ground, np.uint8)
+    for x in range(5, w, period):
+        img[:, x : x + width] = line
+    for y in range(9, h, period):
+        img[y : y + width, :] = line
+    return img
+
+
 def test_a_sheet_on_a_checked_cloth() -> None:
     """The cloth's dark stripes run the whole picture at the spacing of the
     map's squares, a few degrees from the sheet's lines: the first look
     finds the cloth's lattice; the sheet's, met by far fewer lines, is
     offered too."""
-    h, w = 900, 1200
-    cloth = np.full((h, w, 3), 200, np.uint8)
-    for x in range(5, w, 31):
-        cloth[:, x : x + 3] = 60
-    for y in range(9, h, 31):
-        cloth[y : y + 3, :] = 60
-    photo, corners = _photo(cloth, 6.0, (560, 450), 70)
+    photo, corners = _photo(_checked(31, 3, 200, 60), 6.0, (560, 450), 70)
     assert _found(cv2.GaussianBlur(photo, (0, 0), 1.0), corners)
 
 
@@ -85,13 +91,7 @@ def test_a_sheet_squared_with_a_checked_cloth(period: int) -> None:
     lattice outvotes the grid's at every offset, whatever its spacing. The
     banded search, which sums the lines over a band of the picture where
     the sheet hides the cloth, offers the sheet's grid."""
-    h, w = 900, 1200
-    cloth = np.full((h, w, 3), 200, np.uint8)
-    for x in range(5, w, period):
-        cloth[:, x : x + 3] = 60
-    for y in range(9, h, period):
-        cloth[y : y + 3, :] = 60
-    photo, corners = _photo(cloth, 0.0, (560, 450), 70)
+    photo, corners = _photo(_checked(period, 3, 200, 60), 0.0, (560, 450), 70)
     assert _found(cv2.GaussianBlur(photo, (0, 0), 1.0), corners)
 
 
@@ -101,12 +101,8 @@ def test_squared_paper_offers_no_grid_within_it(period: int) -> None:
     make a lattice, but each runs on past its outline, where a map's lines
     stop, so none is offered (each would cost four readings). Only at the
     picture's edge, beyond which nothing is seen, may one be offered."""
-    h, w = 900, 1200
-    paper = np.full((h, w, 3), 232, np.uint8)
-    for x in range(5, w, period):
-        paper[:, x : x + 2] = 90
-    for y in range(9, h, period):
-        paper[y : y + 2, :] = 90
+    paper = _checked(period, 2, 232, 90)
+    h, w = paper.shape[:2]
     turn = cv2.getRotationMatrix2D((w / 2, h / 2), 5.0, 1.0)
     photo = cv2.GaussianBlur(cv2.warpAffine(paper, turn, (w, h), borderMode=cv2.BORDER_REFLECT), (0, 0), 1.0)
     try:
