@@ -14,6 +14,7 @@ from referee.vision.grid import (
     Candidate,
     _Lines,
     _Look,
+    _order,
     find_grids,
     lattice_support,
     refine,
@@ -67,7 +68,7 @@ def test_lattices_that_fit_no_grid_take_no_place() -> None:
     for pair in look.families.pairs(True):
         found += lattices(look.strength, pair, look.smallest * min(look.strength.shape), look.banded)
     found.sort(key=lambda t: -t[0])
-    top = [look.fitted(np.asarray(q / look.k, np.float32)) for _s, q in found[: 2 * KEEP]]
+    top = [look.fitted(_order(q / look.k)) for _s, q in found[: 2 * KEEP]]
     assert all(c is None for c in top)  # the case: the best scored lattices are the boards'
     grids = look.grids(True, [])
     assert 0 < len(grids) <= 2 * KEEP < FITS
