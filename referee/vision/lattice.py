@@ -27,6 +27,7 @@ squared paper's run on. Each lattice offered costs a fit and four readings.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -196,7 +197,12 @@ def _strip_fits(
     return np.asarray(fit, np.float64)
 
 
-def _slide(strips: Comb, bands: Comb, cross: tuple[NDArray[np.float64], ...]) -> Comb:
+Crossings = Callable[[Comb, Comb], tuple[list[float], float]]
+"""``_crossings`` over one direction's ink: the strips of a comb crossed by
+the lines of another, and half a typical row's."""
+
+
+def _slide(strips: Comb, bands: Comb, crossings: Crossings) -> Comb:
     """Move ``strips`` by whole squares toward the side where the other
     direction's lines cross it: a comb that took a frame's edge or a line of
     the margin for the grid's outline is one square off. The strip beyond
@@ -205,7 +211,7 @@ def _slide(strips: Comb, bands: Comb, cross: tuple[NDArray[np.float64], ...]) ->
     first row is crowded with a player's drawings must not pull it a
     square off the sheet's true grid."""
     for _ in range(2):
-        fit, half = _crossings(strips, bands, cross)
+        fit, half = crossings(strips, bands)
         before, first, last, after = fit[0], fit[1], fit[SIZE], fit[SIZE + 1]
         if after >= half > first and after - first >= before - last:
             strips = _shifted(strips, 1)
@@ -216,20 +222,17 @@ def _slide(strips: Comb, bands: Comb, cross: tuple[NDArray[np.float64], ...]) ->
     return strips
 
 
-def _runs_on(
-    cols: Comb, rows: Comb, a: tuple[NDArray[np.float64], ...], b: tuple[NDArray[np.float64], ...]
-) -> bool:
+def _runs_on(cols: Comb, rows: Comb, by_cols: Crossings, by_rows: Crossings) -> bool:
     """Whether the lattice of ``cols`` and ``rows`` runs on beyond its
     outline on at least two sides: the strip a square beyond is crossed by
     its lines at least half as much as its typical row or column. The map's
     lines stop at its outline, so at most the title or the coin track beyond
     one side may happen to be crossed; a patch of cloth in a corner of the
-    picture runs on towards the other two."""
-    ua, va, sa = a
-    ub, vb, sb = b
+    picture runs on towards the other two. ``by_cols`` measures the columns'
+    strips (crossed by the level lines), ``by_rows`` the rows'."""
     crossed = 0
-    for strips, bands, cross in ((cols, rows, (ub, vb, sb)), (rows, cols, (va, ua, sa))):
-        fit, half = _crossings(strips, bands, cross)
+    for strips, bands, crossings in ((cols, rows, by_cols), (rows, cols, by_rows)):
+        fit, half = crossings(strips, bands)
         crossed += int(fit[0] >= half) + int(fit[SIZE + 1] >= half)
     return crossed >= 2
 
@@ -242,6 +245,20 @@ def _crossings(
     across, along, weight = cross
     fit = _strip_fits(across, along, weight, strips, bands).tolist()
     return fit, 0.5 * float(np.median(fit[1 : SIZE + 1]))
+
+
+def _measured_once(cross: tuple[NDArray[np.float64], ...]) -> Crossings:
+    """``_crossings`` over the ink ``cross``, each pair of combs measured
+    once: a lattice's slides and its check for running on ask for the same
+    pair again whenever a comb does not move, as it mostly does not."""
+    memo: dict[tuple[Comb, Comb], tuple[list[float], float]] = {}
+
+    def crossings(strips: Comb, bands: Comb) -> tuple[list[float], float]:
+        if (strips, bands) not in memo:
+            memo[strips, bands] = _crossings(strips, bands, cross)
+        return memo[strips, bands]
+
+    return crossings
 
 
 def _profile(pos: NDArray[np.float64], weight: NDArray[np.float64], length: int) -> NDArray[np.float64]:
@@ -351,13 +368,14 @@ def lattices(
     fa, fb = (ua, va, sa), (ub, vb, sb)
     pairs = sorted(((_support(fa, fb, cu, cv), cu, cv) for cu in cols for cv in rows), key=lambda t: -t[0])
     back = np.linalg.inv(h)
+    by_cols, by_rows = _measured_once((ub, vb, sb)), _measured_once((va, ua, sa))
     kept = 0
     for support, cu, cv in pairs:
         if kept == 3:
             break
         for _ in range(2):
-            cu, cv = _slide(cu, cv, (ub, vb, sb)), _slide(cv, cu, (va, ua, sa))
-        if _runs_on(cu, cv, fa, fb):
+            cu, cv = _slide(cu, cv, by_cols), _slide(cv, cu, by_rows)
+        if _runs_on(cu, cv, by_cols, by_rows):
             continue  # a cloth's or squared paper's lattice runs on past any twelve lines; the map's stops
         kept += 1
         support = _support(fa, fb, cu, cv)

@@ -41,3 +41,27 @@ def test_each_strip_is_read_as_on_its_own(seed: int) -> None:
     assert got.shape == (SIZE + 2,)
     np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-9)
     assert (got[1 : SIZE + 1] > 0).all()  # every strip inside the grid is crossed by its lines
+
+
+def test_a_pair_of_combs_is_measured_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lattice's slides and its check for running on ask for the same
+    pair of combs again whenever a comb does not move: the answer is the
+    same, measured once."""
+    from referee.vision import lattice
+
+    rng = np.random.default_rng(0)
+    ink = (rng.uniform(0, 500, 5000), rng.uniform(0, 500, 5000), rng.uniform(0.1, 0.5, 5000))
+    calls: list[tuple[Comb, Comb]] = []
+    real = lattice._crossings
+
+    def counted(strips: Comb, bands: Comb, cross: tuple[np.ndarray, ...]) -> tuple[list[float], float]:
+        calls.append((strips, bands))
+        return real(strips, bands, cross)
+
+    monkeypatch.setattr(lattice, "_crossings", counted)
+    crossings = lattice._measured_once(ink)
+    a, b = Comb(20.0, 40.0, 1.0), Comb(25.0, 41.0, 1.0)
+    first = crossings(a, b)
+    assert crossings(Comb(20.0, 40.0, 1.0), b) == first == real(a, b, ink)
+    assert crossings(b, a) != first
+    assert calls == [(a, b), (b, a)]
