@@ -191,10 +191,8 @@ def _strip_fits(
     frac = t - np.floor(t)
     on = (np.abs(t - near) < tol) & (near >= 0) & (near <= SIZE)
     mid = (np.abs(frac - 0.5) < tol) & (t > 0) & (t < SIZE)
-    fit = np.bincount(j[on], weights=w[on], minlength=SIZE + 2) - np.bincount(
-        j[mid], weights=w[mid], minlength=SIZE + 2
-    )
-    return np.asarray(fit, np.float64)
+    on_lines = np.bincount(j[on], weights=w[on], minlength=SIZE + 2)
+    return on_lines - np.bincount(j[mid], weights=w[mid], minlength=SIZE + 2)
 
 
 Crossings = Callable[[Comb, Comb], tuple[list[float], float]]

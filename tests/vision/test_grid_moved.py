@@ -11,6 +11,7 @@ import pytest
 from referee.vision.grid import (
     FITS,
     KEEP,
+    LOOKS,
     Candidate,
     _Lines,
     _Look,
@@ -36,7 +37,7 @@ def _look() -> tuple[_Look, np.ndarray]:
     """The first search's look at the photo, and the true grid."""
     photo = load_photo(LOW.read_bytes())
     want = np.array(truth(LOW)["corners_px"], np.float32) / photo.scale
-    return _Look(_Lines(photo.rgb), 1000, 1.0, 0.2, False), want
+    return _Look(_Lines(photo.rgb), *LOOKS[0]), want
 
 
 def _fitted(look: _Look, want: np.ndarray) -> Candidate:
