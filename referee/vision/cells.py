@@ -38,6 +38,7 @@ from numpy.typing import NDArray
 
 from referee.rules.data import MapSide
 from referee.rules.geometry import SIZE
+from referee.vision.pixels import channel_max, channel_min, channel_sum
 from referee.vision.rectify import MARGIN, S
 
 CLASSES = ".FVAWMHX^#"
@@ -105,9 +106,9 @@ def even_light(canvas: NDArray[np.uint8]) -> NDArray[np.float32]:
     # the paper is the brightest part of the grid and its margin: the margin
     # alone may be a dark printed frame, and the grid may be mostly coloured
     px = img.reshape(-1, 3)[::7]
-    bright = px.max(axis=1)
+    bright = channel_max(px)
     paper_px = px[bright >= np.percentile(bright, 85)]
-    white = np.median(paper_px / np.maximum(paper_px.max(axis=1, keepdims=True), 1e-3), axis=0)
+    white = np.median(paper_px / np.maximum(channel_max(paper_px)[:, None], 1e-3), axis=0)
     white = np.maximum(white / max(float(white.max()), 1e-3), 0.2).astype(np.float32)
     img /= white
     img /= _paper_colour(img)
@@ -117,7 +118,7 @@ def even_light(canvas: NDArray[np.uint8]) -> NDArray[np.float32]:
     # monster, graphite) and borrows their paper; any other block keeps its
     # own, so mottled or stained paper is not read as a light shading.
     n = img.shape[0] // S
-    v = img.max(axis=2)
+    v = channel_max(img)
     blocks = v[: n * S, : n * S].reshape(n, S, n, S).transpose(0, 2, 1, 3).reshape(n, n, S * S)
     own = np.percentile(blocks, 92, axis=2).astype(np.float32)
     paper = np.maximum(own, cv2.medianBlur(own, 3))
@@ -222,8 +223,8 @@ def features(light: NDArray[np.float32], side: MapSide) -> NDArray[np.float32]:
     """One row of features per square, row by row from the top left."""
     taken = np.clip(1.0 - _cells(light), 0.0, 1.0)
     k = taken.shape[0]
-    total = taken.sum(axis=-1)
-    common = taken.min(axis=-1)
+    total = channel_sum(taken)
+    common = channel_min(taken)
     safe = np.maximum(total, 1e-3)
     c1 = ((taken @ E1) / safe).reshape(k, -1)
     c2 = ((taken @ E2) / safe).reshape(k, -1)

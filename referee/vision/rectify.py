@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from referee.rules.geometry import SIZE
+from referee.vision.pixels import channel_max
 
 S = 32
 """Canvas pixels per grid square."""
@@ -124,7 +125,7 @@ def rectify(rgb: NDArray[np.uint8], corners: NDArray[np.float32], local: bool = 
     )
     if not local:
         return Rectified(coarse, corners, 0.0, _inside(h_inv, rgb.shape, n))
-    dark = 255.0 - coarse.max(axis=2).astype(np.float32)
+    dark = 255.0 - channel_max(coarse).astype(np.float32)
     vx, vy, vd, vw = _line_offsets(dark, vertical=True)
     hx, hy, hd, hw = _line_offsets(dark, vertical=False)
     scale = float(n)
