@@ -206,13 +206,19 @@ def _hough_family(mask: NDArray[np.uint8], d: float, min_votes: int) -> NDArray[
         return np.zeros((0, 3))
     hough = np.concatenate(found).astype(np.float64)
     hough = hough[np.argsort(-hough[:, 2])][:400]
-    kept: list[NDArray[np.float64]] = []
-    for line in hough:  # one answer per printed line, not one per pixel of its width
-        if all(abs(line[0] - k[0]) > 4 or _angle_apart(line[1], k[1]) > np.deg2rad(1.5) for k in kept):
-            kept.append(line)
-        if len(kept) == 80:
-            break
-    return np.array(kept)
+    # one answer per printed line, not one per pixel of its width: a line
+    # is kept unless a stronger one kept is within 4 px and 1.5 degrees
+    kept: list[int] = []
+    rho, theta = np.zeros(80), np.zeros(80)
+    for n, (r, t, _votes) in enumerate(hough):
+        apart = np.abs(t - theta[: len(kept)]) % np.pi
+        apart = np.minimum(apart, np.pi - apart)
+        if np.all((np.abs(r - rho[: len(kept)]) > 4) | (apart > np.deg2rad(1.5))):
+            rho[len(kept)], theta[len(kept)] = r, t
+            kept.append(n)
+            if len(kept) == 80:
+                break
+    return hough[kept]
 
 
 def _crossed(a: NDArray[np.bool_], b: NDArray[np.bool_], window: int) -> NDArray[np.bool_]:
