@@ -126,43 +126,64 @@ def combs(profile: NDArray[np.float64], min_spacing: float, keep: int = 4) -> li
     return chosen
 
 
-def _segments(
-    across: NDArray[np.float64],
-    along: NDArray[np.float64],
-    weight: NDArray[np.float64],
-    lines: Comb,
-    bands: Comb,
-) -> float:
-    """Share of the ten inner lines' segments, one per band of squares, where
-    this direction's ink lies on the line rather than between lines."""
-    t = (across - lines.offset) / lines.spacing
-    band = np.floor((along - bands.offset) / bands.spacing).astype(int)
-    keep = (band >= 0) & (band < SIZE) & (t > 0.3) & (t < SIZE - 0.3)
-    t, band, w = t[keep], band[keep], weight[keep]
-    near = np.rint(t).astype(int)
-    frac = t - np.floor(t)
-    tol = min(0.12, max(0.06, 2.5 / lines.spacing))
-    on_line = np.abs(t - near) < tol
-    mid = np.abs(frac - 0.5) < tol
-    on = np.bincount(
-        band[on_line] * (SIZE + 1) + near[on_line], weights=w[on_line], minlength=SIZE * (SIZE + 1)
-    ).reshape(SIZE, SIZE + 1)[:, 1:SIZE]
-    cell = np.floor(t[mid]).astype(int)
-    gap = np.bincount(band[mid] * SIZE + cell, weights=w[mid], minlength=SIZE * SIZE).reshape(SIZE, SIZE)
-    beside = np.maximum(gap[:, :-1], gap[:, 1:])
-    typical = float(np.median(on))
-    if typical <= 0:
-        return 0.0
-    return float(np.mean((on > 1.5 * beside) & (on > 0.25 * typical)))
+class _Segments:
+    """One direction's ink, measured against pairs of combs: for each, the
+    share of the ten inner lines' segments, one per band of squares, where
+    the ink lies on the line rather than between lines.
+
+    A search weighs every comb of one direction against every comb of the
+    other, so what depends on one comb alone (where each pixel falls among
+    its lines, or in which band) is worked out once per comb and kept."""
+
+    def __init__(
+        self, across: NDArray[np.float64], along: NDArray[np.float64], weight: NDArray[np.float64]
+    ) -> None:
+        self.across, self.along, self.weight = across, along, weight
+        self._lines: dict[Comb, tuple[NDArray[np.intp], ...]] = {}
+        self._bands: dict[Comb, tuple[NDArray[np.intp], NDArray[np.bool_]]] = {}
+
+    def _on_lines(self, lines: Comb) -> tuple[NDArray[np.intp], ...]:
+        """The pixels between the outer lines that lie on a line, and which
+        line; those that lie halfway between two, and which square."""
+        if lines not in self._lines:
+            t = (self.across - lines.offset) / lines.spacing
+            inside = (t > 0.3) & (t < SIZE - 0.3)
+            near = np.rint(t).astype(int)
+            frac = t - np.floor(t)
+            tol = min(0.12, max(0.06, 2.5 / lines.spacing))
+            on = np.flatnonzero(inside & (np.abs(t - near) < tol))
+            mid = np.flatnonzero(inside & (np.abs(frac - 0.5) < tol))
+            self._lines[lines] = on, near[on], mid, np.floor(t[mid]).astype(int)
+        return self._lines[lines]
+
+    def _in_bands(self, bands: Comb) -> tuple[NDArray[np.intp], NDArray[np.bool_]]:
+        """Each pixel's band of squares, and whether it lies in one."""
+        if bands not in self._bands:
+            band = np.floor((self.along - bands.offset) / bands.spacing).astype(int)
+            self._bands[bands] = band, (band >= 0) & (band < SIZE)
+        return self._bands[bands]
+
+    def __call__(self, lines: Comb, bands: Comb) -> float:
+        on, near, mid, cell = self._on_lines(lines)
+        band, banded = self._in_bands(bands)
+        seen = banded[on]
+        on_band, near, w = band[on][seen], near[seen], self.weight[on][seen]
+        counts = np.bincount(on_band * (SIZE + 1) + near, weights=w, minlength=SIZE * (SIZE + 1))
+        inner = counts.reshape(SIZE, SIZE + 1)[:, 1:SIZE]
+        seen = banded[mid]
+        mid_band, cell, w = band[mid][seen], cell[seen], self.weight[mid][seen]
+        gap = np.bincount(mid_band * SIZE + cell, weights=w, minlength=SIZE * SIZE).reshape(SIZE, SIZE)
+        beside = np.maximum(gap[:, :-1], gap[:, 1:])
+        typical = float(np.median(inner))
+        if typical <= 0:
+            return 0.0
+        return float(np.mean((inner > 1.5 * beside) & (inner > 0.25 * typical)))
 
 
-def _support(
-    a: tuple[NDArray[np.float64], ...], b: tuple[NDArray[np.float64], ...], cu: Comb, cv: Comb
-) -> float:
-    """How well the columns ``cu`` and rows ``cv`` fit both directions' ink."""
-    ua, va, sa = a
-    ub, vb, sb = b
-    return min(_segments(ua, va, sa, cu, cv), _segments(vb, ub, sb, cv, cu))
+def _support(a: _Segments, b: _Segments, cu: Comb, cv: Comb) -> float:
+    """How well the columns ``cu`` and rows ``cv`` fit both directions' ink
+    (``a`` the upright lines' ink, ``b`` the level lines')."""
+    return min(a(cu, cv), b(cv, cu))
 
 
 def _shifted(c: Comb, by: int) -> Comb:
@@ -363,7 +384,7 @@ def lattices(
     else:
         cols = combs(_profile(ua, sa, nu), min_grid / SIZE, keep=4)
         rows = combs(_profile(vb, sb, nv), min_grid / SIZE, keep=4)
-    fa, fb = (ua, va, sa), (ub, vb, sb)
+    fa, fb = _Segments(ua, va, sa), _Segments(vb, ub, sb)
     pairs = sorted(((_support(fa, fb, cu, cv), cu, cv) for cu in cols for cv in rows), key=lambda t: -t[0])
     back = np.linalg.inv(h)
     by_cols, by_rows = _measured_once((ub, vb, sb)), _measured_once((va, ua, sa))
