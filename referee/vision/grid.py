@@ -193,7 +193,9 @@ def _line_fits(canvas: NDArray[np.float32], pad: int) -> list[tuple[float, float
             if keep.sum() < 4:
                 break
             b, a = np.polyfit(y[keep], x[keep], 1, w=np.sqrt(w[keep]))
-            keep = np.abs(a + b * y - x) < 1.5
+            kept, keep = keep, np.abs(a + b * y - x) < 1.5
+            if np.array_equal(keep, kept):
+                break  # the same bands again: the same fit
         seen = float(w[keep].sum()) if keep.sum() >= 4 else 0.0
         out.append((float(a), float(b), seen) if seen else (float(centres[k]), 0.0, 0.0))
     return out
