@@ -108,8 +108,8 @@ def combs(profile: NDArray[np.float64], min_spacing: float, keep: int = 4) -> li
         m = int(n - 1 - SIZE * s)  # offsets 0 .. m - 1, whole pixels
         # an offset is a whole pixel, so each tooth (and each gap) is the
         # profile shifted by a fixed amount: sum shifted slices
-        teeth = sum(capped[t : t + m] for t in np.rint(np.arange(TEETH) * s).astype(int))
-        gaps = sum(level[t : t + m] for t in np.rint((np.arange(SIZE) + 0.5) * s).astype(int))
+        teeth = _shifted_sum(capped, np.rint(np.arange(TEETH) * s).astype(int), m)
+        gaps = _shifted_sum(level, np.rint((np.arange(SIZE) + 0.5) * s).astype(int), m)
         score = teeth / TEETH - 2.0 * gaps / SIZE
         for i in np.argpartition(-score, min(2, len(score) - 1))[:2]:
             out.append(Comb(float(i), s, float(score[i])))
@@ -124,6 +124,16 @@ def combs(profile: NDArray[np.float64], min_spacing: float, keep: int = 4) -> li
         if len(chosen) == keep:
             break
     return chosen
+
+
+def _shifted_sum(profile: NDArray[np.float32], shifts: NDArray[np.intp], m: int) -> NDArray[np.float32]:
+    """``profile[t : t + m]`` summed over the ``shifts`` t, first to last, in
+    place: a comb search makes some five hundred such sums a look, and a
+    new array for each partial sum cost a fifth of its time."""
+    out = profile[shifts[0] : shifts[0] + m].copy()
+    for t in shifts[1:]:
+        out += profile[t : t + m]
+    return out
 
 
 class _Segments:
