@@ -29,6 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from referee.rules.geometry import SIZE
+from referee.vision.pixels import channel_max
 
 COINS = 14
 U = 16
@@ -221,7 +222,8 @@ def find_track(picture: NDArray[np.float32]) -> Track | None:
             cap = float(np.percentile(prof, 95))  # a typical circle; a blot counts no more
             teeth = np.partition(np.minimum(prof[rows.teeth], cap), MISSING, axis=2)[:, :, MISSING]
             gaps = np.clip(prof[rows.gaps], 0, cap).mean(axis=2)
-            beyond = np.clip(np.maximum.reduce([prof[rows.ends + d] for d in (-1, 0, 1)]), 0, cap).max(axis=2)
+            near_ends = np.clip(np.maximum.reduce([prof[rows.ends + d] for d in (-1, 0, 1)]), 0, cap)
+            beyond = channel_max(near_ends)  # the stronger end
             score = np.where(rows.fits, teeth - gaps - np.clip(beyond - gaps, 0, None), -np.inf)
             s, i = divmod(int(np.argmax(score)), len(rows.offsets))  # the first best, narrowest spacing first
             if np.isfinite(score[s, i]) and (best is None or score[s, i] > best.score):
