@@ -164,10 +164,13 @@ def lattice_support(strength: NDArray[np.float32], quad: Quad) -> float:
     return min(shares)
 
 
-def _line_fits(canvas: NDArray[np.float32], pad: int) -> list[tuple[float, float, float]]:
-    """For each of the twelve upright lines in ``canvas``: ``x = a + b * y``
-    fitted through its measured position in each band of squares, and how
-    clearly it was seen (0 when too few bands saw it)."""
+def _line_positions(
+    canvas: NDArray[np.float32], pad: int
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], NDArray[np.bool_]]:
+    """Where each of the twelve upright lines in ``canvas`` lies in each band
+    of squares: the bands' middle heights, each line's position in each band
+    (to a tenth of a pixel), how strongly it shows there, and whether it
+    shows clearly enough to count (band by line)."""
     reach = C // 3
     n = canvas.shape[1]
     bands = canvas[pad : pad + SIZE * C].reshape(SIZE, C, n)[:, 3 : C - 3].mean(axis=1)
@@ -184,9 +187,20 @@ def _line_fits(canvas: NDArray[np.float32], pad: int) -> list[tuple[float, float
     ok = (i > 0) & (i < 2 * reach) & (peak - base > 0.02)
     xs = centres[None, :] + i - reach + sub
     ys = pad + (np.arange(SIZE) + 0.5) * C
+    return ys, xs, peak - base, ok
+
+
+def _line_fits(canvas: NDArray[np.float32], pad: int) -> list[tuple[float, float, float]]:
+    """For each of the twelve upright lines in ``canvas``: ``x = a + b * y``
+    fitted through its measured position in each band of squares, and how
+    clearly it was seen (0 when too few bands saw it). A line is refitted
+    up to three times, each time without the bands more than 1.5 px off the
+    last fit; once a refit keeps the same bands, the next would give the
+    same line, so it stops there."""
+    ys, xs, strength, ok = _line_positions(canvas, pad)
     out = []
     for k in range(SIZE + 1):
-        y, x, w = ys[ok[:, k]], xs[ok[:, k], k], (peak - base)[ok[:, k], k]
+        y, x, w = ys[ok[:, k]], xs[ok[:, k], k], strength[ok[:, k], k]
         a = b = 0.0
         keep = np.ones(len(y), bool)
         for _step in range(3):
@@ -195,9 +209,10 @@ def _line_fits(canvas: NDArray[np.float32], pad: int) -> list[tuple[float, float
             b, a = np.polyfit(y[keep], x[keep], 1, w=np.sqrt(w[keep]))
             kept, keep = keep, np.abs(a + b * y - x) < 1.5
             if np.array_equal(keep, kept):
-                break  # the same bands again: the same fit
+                break
         seen = float(w[keep].sum()) if keep.sum() >= 4 else 0.0
-        out.append((float(a), float(b), seen) if seen else (float(centres[k]), 0.0, 0.0))
+        centre = float(pad + k * C)
+        out.append((float(a), float(b), seen) if seen else (centre, 0.0, 0.0))
     return out
 
 

@@ -9,30 +9,15 @@ import numpy as np
 import pytest
 
 from referee.rules.geometry import SIZE
-from referee.vision.grid import C, _line_fits
+from referee.vision.grid import C, _line_fits, _line_positions
 
 
 def _three_refits(canvas: np.ndarray, pad: int) -> list[tuple[float, float, float]]:
     """The fits as three refits give them, always."""
+    ys, xs, strength, ok = _line_positions(canvas, pad)
     fits = []
-    reach = C // 3
-    n = canvas.shape[1]
-    bands = canvas[pad : pad + SIZE * C].reshape(SIZE, C, n)[:, 3 : C - 3].mean(axis=1)
-    centres = pad + np.arange(SIZE + 1) * C
-    cols = centres[:, None] + np.arange(-reach, reach + 1)[None, :]
-    prof = bands[:, cols]
-    i = prof.argmax(axis=2)
-    peak = np.take_along_axis(prof, i[..., None], axis=2)[..., 0]
-    base = np.median(prof, axis=2)
-    left = np.take_along_axis(prof, np.clip(i - 1, 0, 2 * reach)[..., None], axis=2)[..., 0]
-    right = np.take_along_axis(prof, np.clip(i + 1, 0, 2 * reach)[..., None], axis=2)[..., 0]
-    den = left - 2 * peak + right
-    sub = np.where(den < 0, 0.5 * (left - right) / np.where(den < 0, den, -1.0), 0.0)
-    ok = (i > 0) & (i < 2 * reach) & (peak - base > 0.02)
-    xs = centres[None, :] + i - reach + sub
-    ys = pad + (np.arange(SIZE) + 0.5) * C
     for k in range(SIZE + 1):
-        y, x, w = ys[ok[:, k]], xs[ok[:, k], k], (peak - base)[ok[:, k], k]
+        y, x, w = ys[ok[:, k]], xs[ok[:, k], k], strength[ok[:, k], k]
         a = b = 0.0
         keep = np.ones(len(y), bool)
         for _step in range(3):
@@ -41,7 +26,7 @@ def _three_refits(canvas: np.ndarray, pad: int) -> list[tuple[float, float, floa
             b, a = np.polyfit(y[keep], x[keep], 1, w=np.sqrt(w[keep]))
             keep = np.abs(a + b * y - x) < 1.5
         seen = float(w[keep].sum()) if keep.sum() >= 4 else 0.0
-        fits.append((float(a), float(b), seen) if seen else (float(centres[k]), 0.0, 0.0))
+        fits.append((float(a), float(b), seen) if seen else (float(pad + k * C), 0.0, 0.0))
     return fits
 
 

@@ -9,7 +9,6 @@ tuned on. Thresholds sit slightly under the figures that
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from referee.vision.errors import WrongSheetError
 from referee.vision.grid import find_grid, find_grids
 from referee.vision.load import load_photo
 from referee.vision.reader import _ways_up, read_sheet
+from tests.scripts import load_script
 
 ROOT = Path(__file__).parents[2]
 SAMPLES = ROOT / "sample_sheets"
@@ -55,11 +55,7 @@ FLOORS = {
 
 
 def _bench_module() -> Any:
-    spec = importlib.util.spec_from_file_location("scan_bench", ROOT / "bench" / "scan_bench.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("bench/scan_bench.py")
 
 
 def _folder(name: str) -> Path:

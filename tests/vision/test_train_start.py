@@ -6,24 +6,17 @@ shape rather than train something else."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 import pytest
 
 from referee.vision.cells import CLASSES, forward
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.scripts import load_script
 
 
 def _train_cells() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("train_cells", ROOT / "tools" / "train_cells.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tools/train_cells.py")
 
 
 def _squares(rng: np.random.Generator, n: int, shift: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
