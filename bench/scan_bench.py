@@ -13,7 +13,8 @@ graphite, ``grid``, ``coins``, ``corners_px``). One column per folder:
 - coins: exact, unknown (the reader said so) and wrong;
 - CPU seconds per photo on one core (numpy, OpenBLAS and OpenCV held to one
   thread; process time, so other work on the machine does not count),
-  median and 95th percentile.
+  median and 95th percentile; with ``--json``, each photo's too, which
+  ``bench/paired_times.py`` compares between two readers.
 
 Usage::
 
@@ -128,6 +129,7 @@ def bench(folder: Path) -> dict[str, object]:
         "coins_wrong": coins["wrong"] / max(n, 1),
         "seconds_median": float(np.median(times)) if times else None,
         "seconds_p95": float(np.percentile(times, 95)) if times else None,
+        "seconds_by_photo": {p.name: t for p, t in zip(sorted(folder.glob("*.jpg")), times, strict=True)},
         "confusion": {"order": CLASSES, "rows_true_cols_read": confusion.tolist()},
         "failures": failures,
     }
