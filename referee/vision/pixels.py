@@ -1,10 +1,10 @@
-"""Per-pixel helpers shared by the stages: a pixel's channels (two or more) reduced.
+"""Per-pixel helpers shared by the stages: a short last axis reduced (a
+pixel's three channels, or a coin track's two ends).
 
-NumPy reduces over a short last axis (a pixel's three channels, or a
-coin track's two ends) one element at a time, some fifteen times slower than combining whole channel
-planes: on a straightened canvas that was tens of milliseconds a photo.
-Each helper gives the same values as the reduction it replaces, in the
-same order of operations.
+NumPy reduces over a short last axis one element at a time, some fifteen
+times slower than combining whole planes: on a straightened canvas that
+was tens of milliseconds a photo. Each helper gives the same values as the
+reduction it replaces, in the same order of operations.
 """
 
 from __future__ import annotations
