@@ -149,12 +149,13 @@ class _Segments:
         self, across: NDArray[np.float64], along: NDArray[np.float64], weight: NDArray[np.float64]
     ) -> None:
         self.across, self.along, self.weight = across, along, weight
-        self._lines: dict[Comb, tuple[NDArray[np.intp], ...]] = {}
+        self._lines: dict[Comb, tuple[NDArray[np.generic], ...]] = {}
         self._bands: dict[Comb, tuple[NDArray[np.intp], NDArray[np.bool_]]] = {}
 
-    def _on_lines(self, lines: Comb) -> tuple[NDArray[np.intp], ...]:
-        """The pixels between the outer lines that lie on a line, and which
-        line; those that lie halfway between two, and which square."""
+    def _on_lines(self, lines: Comb) -> tuple[NDArray[np.generic], ...]:
+        """The pixels between the outer lines that lie on a line, which line
+        and their ink; those that lie halfway between two, which square and
+        their ink."""
         if lines not in self._lines:
             t = (self.across - lines.offset) / lines.spacing
             inside = (t > 0.3) & (t < SIZE - 0.3)
@@ -163,7 +164,8 @@ class _Segments:
             tol = min(0.12, max(0.06, 2.5 / lines.spacing))
             on = np.flatnonzero(inside & (np.abs(t - near) < tol))
             mid = np.flatnonzero(inside & (np.abs(frac - 0.5) < tol))
-            self._lines[lines] = on, near[on], mid, np.floor(t[mid]).astype(int)
+            w = self.weight
+            self._lines[lines] = on, near[on], w[on], mid, np.floor(t[mid]).astype(int), w[mid]
         return self._lines[lines]
 
     def _in_bands(self, bands: Comb) -> tuple[NDArray[np.intp], NDArray[np.bool_]]:
@@ -174,14 +176,14 @@ class _Segments:
         return self._bands[bands]
 
     def __call__(self, lines: Comb, bands: Comb) -> float:
-        on, near, mid, cell = self._on_lines(lines)
+        on, near, on_ink, mid, cell, mid_ink = self._on_lines(lines)
         band, banded = self._in_bands(bands)
         seen = banded[on]
-        on_band, near, w = band[on][seen], near[seen], self.weight[on][seen]
+        on_band, near, w = band[on][seen], near[seen], on_ink[seen]
         counts = np.bincount(on_band * (SIZE + 1) + near, weights=w, minlength=SIZE * (SIZE + 1))
         inner = counts.reshape(SIZE, SIZE + 1)[:, 1:SIZE]
         seen = banded[mid]
-        mid_band, cell, w = band[mid][seen], cell[seen], self.weight[mid][seen]
+        mid_band, cell, w = band[mid][seen], cell[seen], mid_ink[seen]
         gap = np.bincount(mid_band * SIZE + cell, weights=w, minlength=SIZE * SIZE).reshape(SIZE, SIZE)
         beside = np.maximum(gap[:, :-1], gap[:, 1:])
         typical = float(np.median(inner))
