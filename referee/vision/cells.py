@@ -8,7 +8,9 @@ that a large patch of yellow or blue keeps its colour instead of being taken
 for paper. The brightness of the light, which shadows change sharply from
 place to place, comes from the brightest pixels of each block.
 
-Then each square's inside (its grid lines trimmed off) is described. Pencil
+Then each square's inside (its grid lines trimmed off) is described, with
+the printed ruins picture divided out of every ruins space first, since
+pads print pictures of their own (``_unprinted``). Pencil
 lies on paper like a filter: the light it takes away, ``1 - pixel``, points
 in the same direction in colour space however hard or lightly the square
 was shaded, however much of it is covered and however blurred the photo is.
@@ -174,6 +176,97 @@ def _strokes(common: NDArray[np.float32]) -> NDArray[np.float32]:
     return np.concatenate([hist / (energy + 1.0), np.log1p(energy)], axis=1).astype(np.float32)
 
 
+PRINT_SHIFT = 1
+"""Canvas pixels by which the print of one ruins space may sit off another's
+after the grid's local correction; the print is widened by as much."""
+PRINT_PAPER = 90
+"""Percentile of a ruins picture's pixels, colour by colour, taken for its paper."""
+
+
+def _print_of_ruins(squares: NDArray[np.float32]) -> NDArray[np.float32]:
+    """The sheet's printed ruins picture (its light, as the squares' insides),
+    from the sheet's ruins spaces ``squares``.
+
+    A drawing covers a different part of each ruins space, or none of it;
+    the print is under every one. So, pixel by pixel and colour by colour,
+    the brightest of the ruins spaces shows the print alone, wherever at
+    least one of them has no pencil there. Each pixel then takes the
+    darkest of its neighbours, so that a print that sits a pixel off in
+    another space is still covered.
+
+    Where every ruins space is shaded, the brightest is still tinted, in
+    patches, by the shadings (yellow where green and red lie, say): blue is
+    taken by all of them. Dividing by the tint would turn a space's colour,
+    green to blue. A colour pencil leaves at least one colour of the light,
+    and a print takes all three, so the print is taken as grey: each pixel
+    as light as its lightest colour, once each colour is measured against
+    its own paper (the value a tenth of the pixels exceed; the picture's
+    lines cover much less than nine tenths of a space), so that cream paper
+    is white. Measuring the ink's own proportions was tried: with every
+    space shaded, the tint under the lines skews them. A brown print
+    therefore leaves a faint tint on its lines, not its shape."""
+    brightest = squares.max(axis=0)
+    size = 2 * PRINT_SHIFT + 1
+    picture = cv2.erode(brightest, np.ones((size, size), np.uint8))
+    paper = np.percentile(picture.reshape(-1, picture.shape[-1]), PRINT_PAPER, axis=0)
+    grey = np.minimum(picture / np.maximum(paper, 0.05), 1.0).max(axis=-1, keepdims=True)
+    return np.asarray(np.broadcast_to(grey, picture.shape), np.float32)
+
+
+def _unprinted(squares: NDArray[np.float32], side: MapSide) -> NDArray[np.float32]:
+    """The squares' insides with the printed ruins picture divided out of
+    every ruins space.
+
+    Pads print ruins in pictures of their own, and a network that learned
+    the pictures it was shown reads one it never saw as a tree or a letter
+    drawn in pencil: a held-out draw's dome read wrong on a quarter of its
+    graphite sheets' ruins spaces. Pencil lies on the print as a filter, so
+    dividing the print's light out leaves what the player drew, on bare
+    paper, and a ruins space reads like any other square."""
+    idx = [r * SIZE + c for r, c in sorted(side.ruins)]
+    if len(idx) < 2:
+        return squares
+    out = squares.copy()
+    printed = np.maximum(_print_of_ruins(squares[idx]), 0.05)
+    out[idx] = squares[idx] / printed
+    return out
+
+
+@dataclass(frozen=True)
+class _Ink:
+    """How much light pencil and print take away in each pixel of some
+    squares' insides, and in which direction of colour."""
+
+    total: NDArray[np.float32]
+    """Light taken away, summed over the three channels (k x INNER x INNER)."""
+    common: NDArray[np.float32]
+    """Light taken away from all three channels alike: graphite (k x INNER x INNER)."""
+    c1: NDArray[np.float32]
+    c2: NDArray[np.float32]
+    """The taken light's direction along ``E1`` and ``E2`` (k x INNER**2)."""
+    weight: NDArray[np.float32]
+    """How much each pixel counts as ink (k x INNER**2): none for paper."""
+
+    @classmethod
+    def of(cls, squares: NDArray[np.float32]) -> _Ink:
+        taken = np.clip(1.0 - squares, 0.0, 1.0)
+        k = taken.shape[0]
+        total = channel_sum(taken)
+        safe = np.maximum(total, 1e-3)
+        return cls(
+            total=total,
+            common=channel_min(taken),
+            c1=((taken @ E1) / safe).reshape(k, -1),
+            c2=((taken @ E2) / safe).reshape(k, -1),
+            weight=np.clip(total - INKED, 0.0, None).reshape(k, -1),
+        )
+
+    def colour(self) -> NDArray[np.float32]:
+        """How much coloured (not grey) ink each square holds."""
+        coloured = (self.weight * np.hypot(self.c1, self.c2)).sum(axis=1)
+        return np.asarray(coloured / (INNER * INNER), np.float32)
+
+
 RUIN_POOL = 8
 """Pixels per block when a ruins space is compared with the sheet's plainest one."""
 
@@ -182,38 +275,38 @@ RUINS_CONTEXT = 6 + 2 * (INNER // RUIN_POOL) ** 2
 """Features ``_ruins_context`` gives each space."""
 
 
-def _ruins_context(
-    total: NDArray[np.float32], common: NDArray[np.float32], colour: NDArray[np.float32], side: MapSide
-) -> NDArray[np.float32]:
-    """How each ruins space differs from the sheet's plainest ruins space.
+def _ruins_context(squares: NDArray[np.float32], side: MapSide) -> NDArray[np.float32]:
+    """How each ruins space, print and all, differs from the sheet's
+    plainest ruins space.
 
-    Every ruins space of a sheet carries the same printed picture, and pads
-    print different pictures, so a picture the network never saw may read
-    as a tree or a house drawn in pencil. What a player drew on a ruins
-    space is what it has beyond the ruins space with the least ink (often
-    an empty one, showing the print alone). So each ruins space gets that
-    plainest one's ink, its colour and graphite, and where and how much it
-    has more; every other space gets zeros."""
-    k = total.shape[0]
+    The squares' own features have the print divided out (``_unprinted``),
+    which may take some pencil with it where the pencil sits on the print,
+    or take a drawing that every ruins space shares for print. So each ruins
+    space also gets, as photographed, the ruins space with the least ink
+    (often an empty one, showing the print alone): its ink, its colour and
+    graphite, and where and how much this space has more; every other space
+    gets zeros. ``squares``: the insides of all the squares, as photographed."""
+    k = squares.shape[0]
     out = np.zeros((k, RUINS_CONTEXT), np.float32)
     idx = [r * SIZE + c for r, c in side.ruins]
     if len(idx) < 2:
         return out
-    ink = total[idx].mean(axis=(1, 2))
-    ref = idx[int(np.argmin(ink))]
-    for i in idx:
+    ink = _Ink.of(squares[idx])
+    total, common, colour = ink.total, ink.common, ink.colour()
+    ref = int(np.argmin(total.mean(axis=(1, 2))))
+    for j, i in enumerate(idx):
         out[i] = np.concatenate(
             [
                 [
                     total[ref].mean(),
                     common[ref].mean(),
                     colour[ref],
-                    total[i].mean() - total[ref].mean(),
-                    common[i].mean() - common[ref].mean(),
-                    colour[i] - colour[ref],
+                    total[j].mean() - total[ref].mean(),
+                    common[j].mean() - common[ref].mean(),
+                    colour[j] - colour[ref],
                 ],
-                _pool(np.clip(common[i : i + 1] - common[ref], 0.0, None), RUIN_POOL)[0],
-                _pool(np.clip(total[i : i + 1] - total[ref], 0.0, None) / 3, RUIN_POOL)[0],
+                _pool(np.clip(common[j : j + 1] - common[ref], 0.0, None), RUIN_POOL)[0],
+                _pool(np.clip(total[j : j + 1] - total[ref], 0.0, None) / 3, RUIN_POOL)[0],
             ]
         )
     return out
@@ -221,14 +314,10 @@ def _ruins_context(
 
 def features(light: NDArray[np.float32], side: MapSide) -> NDArray[np.float32]:
     """One row of features per square, row by row from the top left."""
-    taken = np.clip(1.0 - _cells(light), 0.0, 1.0)
-    k = taken.shape[0]
-    total = channel_sum(taken)
-    common = channel_min(taken)
-    safe = np.maximum(total, 1e-3)
-    c1 = ((taken @ E1) / safe).reshape(k, -1)
-    c2 = ((taken @ E2) / safe).reshape(k, -1)
-    weight = np.clip(total - INKED, 0.0, None).reshape(k, -1)
+    squares = _cells(light)
+    ink = _Ink.of(_unprinted(squares, side))
+    k = squares.shape[0]
+    total, common, c1, c2, weight = ink.total, ink.common, ink.c1, ink.c2, ink.weight
     (lo1, hi1), (lo2, hi2) = RANGE
     b1 = np.clip(((c1 - lo1) / (hi1 - lo1) * BINS[0]).astype(int), 0, BINS[0] - 1)
     b2 = np.clip(((c2 - lo2) / (hi2 - lo2) * BINS[1]).astype(int), 0, BINS[1] - 1)
@@ -236,11 +325,11 @@ def features(light: NDArray[np.float32], side: MapSide) -> NDArray[np.float32]:
     flat = (b1 * BINS[1] + b2) + (np.arange(k) * nb)[:, None]
     hist = np.bincount(flat.ravel(), weights=weight.ravel(), minlength=k * nb).reshape(k, nb)
     hist /= INNER * INNER
-    ink = weight.sum(axis=1) + 1e-3
-    m1 = (c1 * weight).sum(axis=1) / ink
-    m2 = (c2 * weight).sum(axis=1) / ink
-    s1 = np.sqrt(((c1 - m1[:, None]) ** 2 * weight).sum(axis=1) / ink)
-    s2 = np.sqrt(((c2 - m2[:, None]) ** 2 * weight).sum(axis=1) / ink)
+    inked = weight.sum(axis=1) + 1e-3
+    m1 = (c1 * weight).sum(axis=1) / inked
+    m2 = (c2 * weight).sum(axis=1) / inked
+    s1 = np.sqrt(((c1 - m1[:, None]) ** 2 * weight).sum(axis=1) / inked)
+    s2 = np.sqrt(((c2 - m2[:, None]) ** 2 * weight).sum(axis=1) / inked)
     tf = total.reshape(k, -1)
     cf = common.reshape(k, -1)
     stats = np.stack(
@@ -256,7 +345,7 @@ def features(light: NDArray[np.float32], side: MapSide) -> NDArray[np.float32]:
             m2,
             s1,
             s2,
-            np.sqrt(ink / (INNER * INNER)),
+            np.sqrt(inked / (INNER * INNER)),
         ],
         axis=1,
     )
@@ -264,7 +353,7 @@ def features(light: NDArray[np.float32], side: MapSide) -> NDArray[np.float32]:
     # the whole sheet, the same for every square: whether this player shades
     # in colour or writes in graphite. On a coloured sheet a grey drawing is
     # the printed ruins' picture, not a tree drawn in pencil.
-    colour = (weight * np.hypot(c1, c2)).sum(axis=1) / (INNER * INNER)
+    colour = ink.colour()
     graphite = cf.mean(axis=1)
     sheet = np.array(
         [colour.mean(), np.percentile(colour, 90), graphite.mean(), np.percentile(graphite, 90)], np.float32
@@ -278,7 +367,7 @@ def features(light: NDArray[np.float32], side: MapSide) -> NDArray[np.float32]:
             stats,
             np.broadcast_to(sheet * 4, (k, len(sheet))),
             ruins[:, None],
-            _ruins_context(total, common, colour, side) * 4,
+            _ruins_context(squares, side) * 4,
         ],
         axis=1,
     ).astype(np.float32)

@@ -178,3 +178,78 @@ def test_a_ruins_space_is_compared_with_the_plainest_one() -> None:
     # the plainest one's ink is the same for every ruins space: the print
     assert np.allclose(context[sorted(ruins)][:, 0], context[d, 0])
     assert context[d, 0] > 0
+
+
+def _ruins_sheet(print_colour: tuple[float, float, float]) -> tuple[np.ndarray, list[int]]:
+    """Squares of map side A on near-white paper, every ruins space carrying
+    the same printed lintel and column in ``print_colour``, the second one
+    a pixel to the right."""
+    from referee.rules.data import map_sides
+
+    side = map_sides()["A"]
+    rng = np.random.default_rng(3)
+    squares = rng.uniform(0.97, 1.0, (SIZE * SIZE, cells.INNER, cells.INNER, 3)).astype(np.float32)
+    ruins = [r * SIZE + c for r, c in sorted(side.ruins)]
+    ink = np.array(print_colour, np.float32)
+    for n, i in enumerate(ruins):
+        dx = 1 if n == 1 else 0
+        squares[i, 4:8, 3 + dx : 21 + dx] *= ink  # lintel
+        squares[i, 8:20, 5 + dx : 9 + dx] *= ink  # column
+    return squares, ruins
+
+
+def test_the_printed_ruins_are_divided_out_and_the_pencil_kept() -> None:
+    """Every ruins space carries the same grey print, one of them a pixel
+    off; once the print is divided out, a ruins space holding only the print
+    is bare paper, a player's mark keeps its colour, and its darkness where
+    it crosses the print, and squares that are not ruins are untouched."""
+    from referee.rules.data import map_sides
+
+    side = map_sides()["A"]
+    squares, ruins = _ruins_sheet((0.35, 0.35, 0.35))
+    drawn = ruins[3]
+    green = np.array([0.45, 0.8, 0.5], np.float32)
+    squares[drawn, 12:22, 2:22] *= green  # a forest shaded across the column
+    before = squares.copy()
+    out = cells._unprinted(squares, side)
+    assert np.array_equal(squares, before)  # the photo's squares are left as they were
+    taken = np.clip(1 - out, 0, 1).sum(axis=-1)
+    for i in ruins:
+        if i != drawn:
+            assert taken[i].max() < cells.INKED
+    mark = out[drawn, 12:22, 12:22]  # off the print (its last pixel or two may go with it)
+    assert np.allclose(mark.mean(axis=(0, 1)), green, atol=0.03)
+    assert taken[drawn, 14:20, 6:8].mean() > 0.5  # where the shading lies on the column
+    others = [i for i in range(SIZE * SIZE) if i not in ruins]
+    assert np.array_equal(out[others], squares[others])
+
+
+def test_a_brown_print_leaves_a_tint_not_its_shape() -> None:
+    """A brown print is divided out as grey, as light as its lightest
+    colour: what stays on its lines is much less than the print took."""
+    from referee.rules.data import map_sides
+
+    squares, ruins = _ruins_sheet((0.35, 0.3, 0.25))
+    out = cells._unprinted(squares, map_sides()["A"])
+    before = np.clip(1 - squares[ruins[0], 9:19, 6:8], 0, 1).sum(axis=-1).mean()
+    after = np.clip(1 - out[ruins[0], 9:19, 6:8], 0, 1).sum(axis=-1).mean()
+    assert after < before / 3
+
+
+def test_shading_on_every_ruins_space_keeps_its_colour() -> None:
+    """When every ruins space is shaded, each in green, red or yellow, the
+    brightest of them is no bare paper anywhere in blue, and bluer in some
+    rows than others (between one space's strokes, or none); the print is still
+    taken as grey, so a green space stays green and is not turned blue."""
+    from referee.rules.data import map_sides
+
+    squares, ruins = _ruins_sheet((0.35, 0.35, 0.35))
+    pencils = [(0.45, 0.8, 0.5), (0.9, 0.45, 0.45), (0.95, 0.9, 0.45)]
+    for n, i in enumerate(ruins):
+        pencil = np.array(pencils[n % 3], np.float32)
+        strokes = np.where(np.arange(cells.INNER) % 8 == n, 0.5, 1.0)[:, None, None]
+        squares[i] *= 1 - (1 - pencil) * strokes  # each space's strokes leave other rows lighter
+    out = cells._unprinted(squares, map_sides()["A"])
+    for i in ruins:
+        off_print = out[i, 12:22, 12:22].mean(axis=(0, 1))
+        assert np.allclose(off_print, squares[i, 12:22, 12:22].mean(axis=(0, 1)), atol=0.03)
