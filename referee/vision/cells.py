@@ -184,8 +184,9 @@ PRINT_PAPER = 90
 
 
 def _print_of_ruins(squares: NDArray[np.float32]) -> NDArray[np.float32]:
-    """The sheet's printed ruins picture (its light, as the squares' insides),
-    from the sheet's ruins spaces ``squares``.
+    """The sheet's printed ruins picture (its light, one value a pixel for
+    all three colours: INNER x INNER x 1), from the sheet's ruins spaces
+    ``squares``.
 
     A drawing covers a different part of each ruins space, or none of it;
     the print is under every one. So, pixel by pixel and colour by colour,
@@ -210,7 +211,7 @@ def _print_of_ruins(squares: NDArray[np.float32]) -> NDArray[np.float32]:
     picture = cv2.erode(brightest, np.ones((size, size), np.uint8))
     paper = np.percentile(picture.reshape(-1, picture.shape[-1]), PRINT_PAPER, axis=0)
     grey = np.minimum(picture / np.maximum(paper, 0.05), 1.0).max(axis=-1, keepdims=True)
-    return np.asarray(np.broadcast_to(grey, picture.shape), np.float32)
+    return np.asarray(grey, np.float32)
 
 
 def _unprinted(squares: NDArray[np.float32], side: MapSide) -> NDArray[np.float32]:
