@@ -214,6 +214,11 @@ def _print_of_ruins(squares: NDArray[np.float32]) -> NDArray[np.float32]:
     return np.asarray(grey, np.float32)
 
 
+def _ruins_spaces(side: MapSide) -> list[int]:
+    """The side's ruins spaces, as square numbers row by row from the top left."""
+    return [r * SIZE + c for r, c in side.ruins]
+
+
 def _unprinted(squares: NDArray[np.float32], side: MapSide) -> NDArray[np.float32]:
     """The squares' insides with the printed ruins picture divided out of
     every ruins space.
@@ -224,7 +229,7 @@ def _unprinted(squares: NDArray[np.float32], side: MapSide) -> NDArray[np.float3
     graphite sheets' ruins spaces. Pencil lies on the print as a filter, so
     dividing the print's light out leaves what the player drew, on bare
     paper, and a ruins space reads like any other square."""
-    idx = [r * SIZE + c for r, c in sorted(side.ruins)]
+    idx = _ruins_spaces(side)
     if len(idx) < 2:
         return squares
     out = squares.copy()
@@ -289,7 +294,7 @@ def _ruins_context(squares: NDArray[np.float32], side: MapSide) -> NDArray[np.fl
     gets zeros. ``squares``: the insides of all the squares, as photographed."""
     k = squares.shape[0]
     out = np.zeros((k, RUINS_CONTEXT), np.float32)
-    idx = [r * SIZE + c for r, c in side.ruins]
+    idx = _ruins_spaces(side)
     if len(idx) < 2:
         return out
     ink = _Ink.of(squares[idx])
@@ -350,7 +355,8 @@ def features(light: NDArray[np.float32], side: MapSide) -> NDArray[np.float32]:
         ],
         axis=1,
     )
-    ruins = np.array([1.0 if divmod(i, SIZE) in side.ruins else 0.0 for i in range(k)], np.float32)
+    ruins = np.zeros(k, np.float32)
+    ruins[_ruins_spaces(side)] = 1.0
     # the whole sheet, the same for every square: whether this player shades
     # in colour or writes in graphite. On a coloured sheet a grey drawing is
     # the printed ruins' picture, not a tree drawn in pencil.
