@@ -22,7 +22,7 @@ each older generator's draws made again.
 
 Confidence: a tenth of the photos is held out, and the softmax temperature
 is chosen on it so that about ``--right-doubtful`` of the squares read right
-fall under the reader's ``DOUBTFUL`` threshold (never sharper than the
+fall under the networks' ``cells.UNSURE`` line (never sharper than the
 temperature that best fits the held-out squares). Most wrong squares then
 fall under it too; the script prints both shares. The final weights are
 trained on all photos with that temperature, unless ``--no-refit``.
@@ -52,10 +52,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's 
 from referee.rules import terrain  # noqa: E402
 from referee.rules.data import map_sides  # noqa: E402
 from referee.rules.geometry import SIZE  # noqa: E402
-from referee.vision.cells import CLASSES, ensemble, even_light, features, members  # noqa: E402
+from referee.vision.cells import CLASSES, UNSURE, ensemble, even_light, features, members  # noqa: E402
 from referee.vision.errors import VisionError  # noqa: E402
 from referee.vision.load import load_photo  # noqa: E402
-from referee.vision.reader import DOUBTFUL  # noqa: E402
 from referee.vision.rectify import rectify  # noqa: E402
 
 Weights = dict[str, NDArray[np.float32]]
@@ -209,7 +208,7 @@ def calibrate(
     best = fit
     for temp in temps[temps >= fit]:
         codes, conf = read(nets, x, printed, float(temp))
-        if np.mean(conf[codes == y] < DOUBTFUL) > right_doubtful:
+        if np.mean(conf[codes == y] < UNSURE) > right_doubtful:
             break
         best = float(temp)
     return best
@@ -221,8 +220,8 @@ def report(
     codes, conf = read(nets, x, printed, temp)
     right = codes == y
     print(
-        f"{label}: square accuracy {right.mean():.4%}; doubtful: {np.mean(conf[~right] < DOUBTFUL):.1%} "
-        f"of {int((~right).sum())} wrong, {np.mean(conf[right] < DOUBTFUL):.2%} of right",
+        f"{label}: square accuracy {right.mean():.4%}; doubtful: {np.mean(conf[~right] < UNSURE):.1%} "
+        f"of {int((~right).sum())} wrong, {np.mean(conf[right] < UNSURE):.2%} of right",
         flush=True,
     )
 

@@ -59,6 +59,11 @@ NOISE_SIGMA = 1.0
 """Canvas pixels over which noise is smoothed away before anything is read."""
 INKED = 0.15
 """Light taken away (summed over the three channels) below which a pixel is paper."""
+UNSURE = 0.85
+"""The networks' own line between sure and unsure: their temperature is
+calibrated so that a set share of the squares they read right falls under
+it (``tools/train_cells.py``). The line at which the reader asks the
+player is ``doubt.doubtful_line()``, drawn after the sheet is weighed too."""
 
 
 def _paper_colour(img: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -441,8 +446,14 @@ def _mean(
     layers: Sequence[NDArray[np.float32]], nets: Sequence[Net], temperature: float
 ) -> NDArray[np.float32]:
     """The networks' mean probabilities from their last hidden layers ``layers``."""
-    probs = np.mean([_softmax(z, w, temperature) for z, w in zip(layers, nets, strict=True)], axis=0)
-    return np.asarray(probs, np.float32)
+    return np.asarray(_each(layers, nets, temperature).mean(axis=0), np.float32)
+
+
+def _each(
+    layers: Sequence[NDArray[np.float32]], nets: Sequence[Net], temperature: float
+) -> NDArray[np.float32]:
+    """Each network's probabilities from its last hidden layer, stacked."""
+    return np.stack([_softmax(z, w, temperature) for z, w in zip(layers, nets, strict=True)])
 
 
 @dataclass(frozen=True)
@@ -455,6 +466,9 @@ class Squares:
     looks: NDArray[np.float32]
     """121 rows: each network's last hidden layer, scaled to unit length, side
     by side. Squares drawn alike lie close here whatever the light."""
+    each: NDArray[np.float32]
+    """networks x 121 x 10: each network's own probabilities, whose mean is
+    ``probs``; where they part, the square is less surely read."""
 
 
 def classify(light: NDArray[np.float32], side: MapSide) -> Squares:
@@ -463,4 +477,5 @@ def classify(light: NDArray[np.float32], side: MapSide) -> Squares:
     x = features(light, side)
     layers = [hidden(x, w) for w in nets]
     looks = np.concatenate([z / (np.linalg.norm(z, axis=1, keepdims=True) + 1e-6) for z in layers], axis=1)
-    return Squares(_mean(layers, nets, temperature), looks.astype(np.float32))
+    each = _each(layers, nets, temperature)
+    return Squares(each.mean(axis=0).astype(np.float32), looks.astype(np.float32), each)

@@ -8,8 +8,8 @@ import numpy as np
 from referee.rules import terrain
 from referee.rules.data import map_sides
 from referee.vision.agree import agree
-from referee.vision.cells import CLASSES, Squares
-from referee.vision.reader import DOUBTFUL, _decide
+from referee.vision.cells import CLASSES, UNSURE, Squares
+from referee.vision.reader import _decide
 
 FARM, MONSTER, EMPTY = (CLASSES.index(c) for c in (terrain.FARM, terrain.MONSTER, terrain.EMPTY))
 
@@ -49,7 +49,7 @@ def test_a_square_drawn_like_the_sheets_farms_is_read_as_a_farm() -> None:
         probs[i] = _sure(FARM)
     probs[doubted] = 0.02
     probs[doubted, MONSTER], probs[doubted, FARM] = 0.5, 0.34
-    agreed = agree(Squares(probs, looks), range(121))
+    agreed = agree(Squares(probs, looks, probs[None]), range(121))
     assert agreed[doubted].argmax() == FARM
     assert all(agreed[i].argmax() == FARM for i in farms)
     assert np.allclose(agreed.sum(axis=1), 1.0, atol=1e-5)
@@ -63,7 +63,7 @@ def test_a_clear_drawing_is_not_outvoted() -> None:
     for i in (1, 2, 3, 4):
         probs[i] = _sure(FARM)
     probs[5] = _sure(MONSTER, 0.9)
-    agreed = agree(Squares(probs, looks), range(121))
+    agreed = agree(Squares(probs, looks, probs[None]), range(121))
     assert agreed[5].argmax() == MONSTER
 
 
@@ -77,7 +77,7 @@ def test_only_the_free_squares_take_part() -> None:
     probs[14] = 0.02
     probs[14, MONSTER], probs[14, FARM] = 0.5, 0.34
     free = [i for i in range(121) if i not in (10, 11, 12, 13)]
-    agreed = agree(Squares(probs, looks), free)
+    agreed = agree(Squares(probs, looks, probs[None]), free)
     assert np.array_equal(agreed[[10, 11, 12, 13]], probs[[10, 11, 12, 13]])
     assert agreed[14].argmax() == MONSTER
 
@@ -99,9 +99,9 @@ def test_the_sheet_may_mend_a_square_but_never_hides_a_doubt() -> None:
     grid, conf = _decide(agreed, alone, side)
     at = [divmod(i, 11) for i in (mended, doubted, plain)]
     assert [grid[r][c] for r, c in at] == [terrain.FARM, terrain.FARM, terrain.EMPTY]
-    assert conf[at[0][0]][at[0][1]] < DOUBTFUL
-    assert conf[at[1][0]][at[1][1]] < DOUBTFUL
-    assert conf[at[2][0]][at[2][1]] >= DOUBTFUL
+    assert conf[at[0][0]][at[0][1]] < UNSURE
+    assert conf[at[1][0]][at[1][1]] < UNSURE
+    assert conf[at[2][0]][at[2][1]] >= UNSURE
 
 
 def test_a_code_drawn_once_keeps_its_reading() -> None:
@@ -118,7 +118,7 @@ def test_a_code_drawn_once_keeps_its_reading() -> None:
         probs[i] = _sure(FARM)
     probs[60] = 0.02
     probs[60, hero], probs[60, FARM] = 0.5, 0.34
-    agreed = agree(Squares(probs, looks), range(121))
+    agreed = agree(Squares(probs, looks, probs[None]), range(121))
     assert agreed[60].argmax() == hero
 
 
@@ -139,7 +139,7 @@ def test_no_more_heroes_than_the_game_allows() -> None:
         grid, conf = _decide(probs, probs, side, heroes=heroes)
         read = [grid[i // 11][i % 11] for i in looks_hero]
         assert read == [terrain.HERO] * kept + [terrain.FARM] * (6 - kept)
-        assert all(conf[i // 11][i % 11] < DOUBTFUL for i in looks_hero[kept:])
+        assert all(conf[i // 11][i % 11] < UNSURE for i in looks_hero[kept:])
     no_heroes = frozenset(terrain.DRAWN - {terrain.HERO})
     grid, _ = _decide(probs, probs, side, no_heroes, heroes=0)
     assert [grid[i // 11][i % 11] for i in looks_hero] == [terrain.FARM] * 6
@@ -161,4 +161,4 @@ def test_no_more_monsters_than_the_ambushes_allow() -> None:
         grid, conf = _decide(probs, probs, side, monsters=monsters)
         read = [grid[i // 11][i % 11] for i in looks_monster]
         assert read == [terrain.MONSTER] * kept + [terrain.FARM] * (5 - kept)
-        assert all(conf[i // 11][i % 11] < DOUBTFUL for i in looks_monster[kept:])
+        assert all(conf[i // 11][i % 11] < UNSURE for i in looks_monster[kept:])
