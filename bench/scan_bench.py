@@ -41,8 +41,9 @@ import numpy as np  # noqa: E402
 
 from referee.rules.geometry import SIZE  # noqa: E402
 from referee.vision.cells import CLASSES  # noqa: E402
+from referee.vision.doubt import doubtful_line  # noqa: E402
 from referee.vision.errors import VisionError  # noqa: E402
-from referee.vision.reader import DOUBTFUL, read_sheet  # noqa: E402
+from referee.vision.reader import read_sheet  # noqa: E402
 
 STYLES = {"color": "color", "colour": "color", "graphite": "graphite", "pencil": "graphite"}
 """Style names in truth files, old and new, to the two the figures report."""
@@ -94,7 +95,7 @@ def bench(folder: Path) -> dict[str, object]:
             for c in range(SIZE):
                 t, p = grid[r][c], reading.grid[r][c]
                 confusion[CLASSES.index(t), CLASSES.index(p)] += 1
-                doubtful = reading.confidence[r][c] < DOUBTFUL
+                doubtful = reading.confidence[r][c] < doubtful_line()
                 if t == p:
                     right[style] += 1
                     right_total += 1

@@ -16,12 +16,13 @@ the same upside down, so there the reader also reads the sheet the other
 way up and keeps the reading whose printed mountains are the surer to be
 mountains (a mountain stands on its base). Last, the squares of the chosen
 reading are read together (``agree``): a player draws each code alike all
-over their sheet.
+over their sheet; and how sure the reader is of each square is weighed with
+the sheet around it (``doubt``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -34,6 +35,7 @@ from referee.rules.heroes import most_hero_spaces
 from referee.rules.i18n import _
 from referee.vision.agree import agree
 from referee.vision.cells import CLASSES, Squares, classify, even_light
+from referee.vision.doubt import chance_right, clues, doubtful_line
 from referee.vision.errors import NoGridError, VisionError, WrongSheetError
 from referee.vision.grid import NO_GRID, find_grids, shifted
 from referee.vision.likeness import likeness
@@ -41,8 +43,6 @@ from referee.vision.load import load_photo
 from referee.vision.rectify import Rectified, rectify
 from referee.vision.track import Track, find_track, read_coins, strip
 
-DOUBTFUL = 0.85
-"""Below this confidence a square is shown to the player as doubtful."""
 PRINTED_SEEN = 0.6
 """Share of the side's printed mountains and wastelands that must be seen."""
 FAINT_SEEN = 0.8
@@ -98,9 +98,11 @@ class SheetReading:
     canvas: NDArray[np.uint8]
     """The straightened grid and its surroundings, RGB, for showing beside the editor."""
 
-    def doubtful(self, threshold: float = DOUBTFUL) -> list[tuple[int, int]]:
-        """The squares (row, col) the player should look at."""
-        return [(r, c) for r in range(SIZE) for c in range(SIZE) if self.confidence[r][c] < threshold]
+    def doubtful(self, threshold: float | None = None) -> list[tuple[int, int]]:
+        """The squares (row, col) the player should look at: those under
+        ``threshold``, by default the line ``doubt`` draws."""
+        line = doubtful_line() if threshold is None else threshold
+        return [(r, c) for r in range(SIZE) for c in range(SIZE) if self.confidence[r][c] < line]
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -364,10 +366,30 @@ def read_sheet(
     can draw the codes ``drawable`` (all by default; a game without heroes
     has no hero spaces, and one where nothing destroys no destroyed ones),
     at most ``heroes`` hero spaces (by default, one per hero card) and at
-    most ``monsters`` monster spaces (by default, any number).
+    most ``monsters`` monster spaces (by default, any number). Each square's
+    confidence is weighed with its sheet (``doubt``).
 
     Raises a ``VisionError`` with a sentence for the player when the photo
     cannot be read."""
+    reading, clues = read_with_clues(data, side, drawable, heroes, monsters)
+    free = _free_spaces(map_sides()[reading.side])
+    conf = np.array(reading.confidence, np.float64).ravel()
+    conf[free] = np.round(chance_right(clues), 3)
+    rows = tuple(tuple(float(v) for v in conf[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE))
+    return replace(reading, confidence=rows)
+
+
+def read_with_clues(
+    data: bytes,
+    side: str,
+    drawable: frozenset[str] = terrain.DRAWN,
+    heroes: int | None = None,
+    monsters: int | None = None,
+) -> tuple[SheetReading, NDArray[np.float64]]:
+    """``read_sheet``'s reading before its confidences are weighed with the
+    sheet, each square's the networks' (``_decide``), and the clues ``doubt``
+    weighs them by, a row for each square a player can draw on, in order
+    (``tools/train_doubt.py`` fits the weighing on them)."""
     sides = map_sides()
     if side.upper() not in sides:
         raise VisionError(_("there is no map side %(side)r: choose A, B, C or D", side=side))
@@ -423,13 +445,14 @@ def read_sheet(
                 side=map_side.letter,
             )
         )
-    grid, conf = _decide(
-        agree(squares, _free_spaces(map_side)), squares.probs, map_side, drawable, heroes, monsters
-    )
+    free = _free_spaces(map_side)
+    agreed = agree(squares, free)
+    grid, conf = _decide(agreed, squares.probs, map_side, drawable, heroes, monsters)
+    rows = clues(squares, agreed, grid, np.array(conf, np.float64).ravel(), free)
     coins = None
     if track is not None and track.score >= TRACK_SEEN:  # found below these corners, this way up
         coins = read_coins(photo.rgb, _to_photo(upright), 0, track)
     corners = tuple(
         (round(float(x) * photo.scale, 1), round(float(y) * photo.scale, 1)) for x, y in rect_obj.corners
     )
-    return SheetReading(map_side.letter, grid, conf, coins, corners, rect_obj.canvas)
+    return SheetReading(map_side.letter, grid, conf, coins, corners, rect_obj.canvas), rows

@@ -1,0 +1,145 @@
+"""How sure the reader is of each square, weighed with its sheet
+(``referee.vision.doubt``), and the script that fits the weighing
+(``tools/train_doubt.py``)."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import numpy as np
+import pytest
+
+from referee.rules import terrain
+from referee.vision import doubt
+from referee.vision.cells import CLASSES, Squares
+from referee.vision.doubt import CLUES, DRAWN, chance_right, clues, doubtful_line
+from tests.scripts import load_script
+
+FARM, EMPTY = CLASSES.index(terrain.FARM), CLASSES.index(terrain.EMPTY)
+
+
+def _sheet(
+    sure: float = 0.98, networks: int = 3, looks: np.ndarray | None = None
+) -> tuple[Squares, np.ndarray, list[str], np.ndarray, list[int]]:
+    """A sheet of bare squares but the first row, farms, every square read
+    alike by ``networks`` networks at ``sure``; squares lie close in the
+    networks' hidden layer to those of their code, unless ``looks`` says."""
+    probs = np.full((121, len(CLASSES)), (1 - sure) / (len(CLASSES) - 1), np.float32)
+    probs[:, EMPTY] = sure
+    probs[:11, EMPTY] = probs[0, FARM]
+    probs[:11, FARM] = sure
+    if looks is None:
+        rng = np.random.default_rng(1)
+        looks = rng.normal(0, 0.05, (121, 4)).astype(np.float32)
+        looks[:11, 0] += 1.0
+        looks[11:, 1] += 1.0
+    grid = ["A" * 11] + ["." * 11] * 10
+    shown = np.full(121, sure, np.float64)
+    squares = Squares(probs, looks, np.repeat(probs[None], networks, axis=0))
+    return squares, probs, grid, shown, list(range(121))
+
+
+def test_a_row_of_clues_for_each_free_square_in_order() -> None:
+    squares, probs, grid, shown, free = _sheet()
+    rows = clues(squares, probs, grid, shown, free[5:])
+    assert rows.shape == (116, len(CLUES))
+    code = rows[:, CLUES.index("code_A") : CLUES.index("code_A") + 1].ravel()
+    assert code.tolist() == [1.0] * 6 + [0.0] * 110  # squares 5 to 10 are farms
+    assert np.isfinite(rows).all()
+
+
+def test_a_farm_that_looks_like_bare_paper_is_far_from_its_own_code() -> None:
+    """The clue ``like_own``: a square read as a farm that, to the networks,
+    looks like the sheet's bare squares lies far from the other farms."""
+    squares, probs, grid, shown, free = _sheet()
+    looks = squares.looks.copy()
+    looks[3] = looks[50]  # square 3 is read as a farm but looks bare
+    odd = Squares(squares.probs, looks, squares.each)
+    rows = clues(odd, probs, grid, shown, free)
+    own, other = CLUES.index("like_own"), CLUES.index("like_other")
+    assert rows[3, own] > 2 * rows[4, own]
+    assert rows[3, other] < rows[4, other]
+
+
+def test_neighbours_and_sheet_are_read_from_the_free_squares_only() -> None:
+    squares, probs, grid, shown, _free = _sheet()
+    shown[13] = 0.2  # the square right below square 2
+    free = [i for i in range(121) if i != 1]  # square 1 is printed
+    rows = clues(squares, probs, grid, shown, free)
+    near_mean, near_least = CLUES.index("near_mean"), CLUES.index("near_least")
+    row = free.index(2)
+    assert rows[row, near_least] == pytest.approx(np.log(0.2 / 0.8))
+    # square 2's free neighbours: 3, 12, 13, 14 (square 1 is printed)
+    mean = (3 * 0.98 + 0.2) / 4
+    assert rows[row, near_mean] == pytest.approx(np.log(mean / (1 - mean)))
+    assert rows[0, CLUES.index("sheet_unsure")] == pytest.approx(1 / 120)
+
+
+def test_the_shipped_weighing_fits_the_clues() -> None:
+    with resources.files("referee.vision").joinpath("doubt.json").open("rb") as f:
+        model = json.load(f)
+    assert model["clues"] == list(CLUES)
+    assert len(model["weights"]) == len(model["mean"]) == len(model["scale"]) == len(CLUES)
+    assert 0.5 < doubtful_line() < 1.0
+
+
+def test_a_clear_square_on_a_clear_sheet_is_not_doubtful() -> None:
+    squares, probs, grid, shown, free = _sheet()
+    chance = chance_right(clues(squares, probs, grid, shown, free))
+    assert (chance >= doubtful_line()).all()
+
+
+def test_a_square_is_less_sure_where_its_networks_part() -> None:
+    squares, probs, grid, shown, free = _sheet()
+    each = squares.each.copy()
+    each[0, 60, EMPTY], each[0, 60, FARM] = 0.3, 0.65  # one network sees a farm in bare square 60
+    parted = Squares(squares.probs, squares.looks, each)
+    before = chance_right(clues(squares, probs, grid, shown, free))[60]
+    after = chance_right(clues(parted, probs, grid, shown, free))[60]
+    assert after < before
+
+
+def test_a_square_is_less_sure_on_a_sheet_read_unsurely() -> None:
+    """The same square, read alike, on a sheet whose other squares the
+    networks doubt (a blurred or dim photo) is less likely right."""
+    squares, probs, grid, shown, free = _sheet()
+    unsure = shown.copy()
+    unsure[::2] = 0.55
+    unsure[60] = shown[60]
+    clear_sheet = chance_right(clues(squares, probs, grid, shown, free))[60]
+    blurred_sheet = chance_right(clues(squares, probs, grid, unsure, free))[60]
+    assert blurred_sheet < clear_sheet
+
+
+def test_a_stale_weighing_is_refused() -> None:
+    doubt._model.cache_clear()
+    real = resources.files("referee.vision").joinpath("doubt.json").read_text()
+    stale = json.loads(real)
+    stale["clues"] = stale["clues"][:-1]
+    try:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(json, "load", lambda _f: stale)
+            with pytest.raises(RuntimeError, match="train_doubt"):
+                doubtful_line()
+    finally:
+        doubt._model.cache_clear()
+
+
+def test_the_fit_finds_a_known_relation() -> None:
+    """``tools/train_doubt.py``'s fit recovers the chance of being right
+    from clues that decide it, and draws the line where the share of
+    wrong squares asked for falls under it."""
+    tool = load_script("tools/train_doubt.py")
+    rng = np.random.default_rng(4)
+    x = rng.normal(0, 1, (20000, len(CLUES)))
+    true_w = np.zeros(len(CLUES))
+    true_w[0], true_w[4] = 2.0, -1.0
+    right = rng.random(20000) < 1 / (1 + np.exp(-(x @ true_w + 1.5)))
+    model = tool.fit(x, right)
+    assert model["clues"] == list(CLUES)
+    assert np.allclose(model["weights"][:5], [2.0, 0, 0, 0, -1.0], atol=0.15)
+    chance = chance_right(x, model)
+    cut = tool.line(chance, right, 0.9)
+    assert np.mean(chance[~right] < cut) == pytest.approx(0.9, abs=0.01)
+    assert len(DRAWN) == sum(c.startswith("code_") for c in CLUES)
