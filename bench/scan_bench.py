@@ -8,7 +8,8 @@ graphite, ``grid``, ``coins``, ``corners_px``). One column per folder:
 - colour-pencil and graphite squares right, a missed grid counting as 121
   wrong squares;
 - sheets read without a wrong square;
-- wrong squares flagged as doubtful, and right squares flagged (the false
+- wrong squares flagged as doubtful, how many are not (they reach a score
+  without the player being asked), and right squares flagged (the false
   alarms a player has to look at);
 - coins: exact, unknown (the reader said so) and wrong;
 - CPU seconds per photo on one core (numpy, OpenBLAS and OpenCV held to one
@@ -124,6 +125,7 @@ def bench(folder: Path) -> dict[str, object]:
         "sheets_without_error": sum(clean.values()) / max(n, 1),
         "wrong_cells": wrong,
         "wrong_cells_flagged": wrong_flagged / wrong if wrong else None,
+        "wrong_cells_not_flagged": wrong - wrong_flagged,
         "right_cells_flagged": right_flagged / max(right_total, 1),
         "coins_exact": coins["exact"] / max(n, 1),
         "coins_unknown": coins["unknown"] / max(n, 1),
@@ -147,6 +149,7 @@ ROWS = [
     ("graphite cells right", lambda r: _pct(r["cells"]["graphite"], 2)),
     ("sheets without error", lambda r: _pct(r["sheets_without_error"])),
     ("wrong cells flagged", lambda r: f"{_pct(r['wrong_cells_flagged'])} of {r['wrong_cells']}"),
+    ("wrong cells not flagged", lambda r: str(r["wrong_cells_not_flagged"])),
     ("right cells flagged", lambda r: _pct(r["right_cells_flagged"], 2)),
     ("coins exact", lambda r: _pct(r["coins_exact"])),
     ("coins unknown", lambda r: _pct(r["coins_unknown"])),
