@@ -371,10 +371,10 @@ def read_sheet(
 
     Raises a ``VisionError`` with a sentence for the player when the photo
     cannot be read."""
-    reading, clues = read_with_clues(data, side, drawable, heroes, monsters)
+    reading, weighed_by = read_with_clues(data, side, drawable, heroes, monsters)
     free = _free_spaces(map_sides()[reading.side])
     conf = np.array(reading.confidence, np.float64).ravel()
-    conf[free] = np.round(chance_right(clues), 3)
+    conf[free] = np.round(chance_right(weighed_by), 3)
     rows = tuple(tuple(float(v) for v in conf[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE))
     return replace(reading, confidence=rows)
 
