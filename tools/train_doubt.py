@@ -24,6 +24,7 @@ shipped file was fitted on a training-design draw of its own::
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import multiprocessing
 import sys
@@ -40,6 +41,13 @@ from referee.vision.errors import VisionError  # noqa: E402
 from referee.vision.reader import _free_spaces, read_with_clues  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "referee" / "vision" / "doubt.json"
+NETWORKS = OUT.with_name("cells.npz")
+
+
+def networks_fingerprint(path: Path = NETWORKS) -> str:
+    """The SHA-256 of the networks' weights file: the clues are what these
+    networks make of a square, so a weighing fitted on other networks is stale."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _photo(path: Path) -> tuple[NDArray[np.float64], NDArray[np.bool_]] | None:
@@ -118,6 +126,7 @@ def main() -> None:
     chance = chance_right(x, model)
     model["doubtful"] = line(chance, right, args.flagged)
     model["fitted_on"] = f"{photos} photos, {len(right)} squares, {int((~right).sum())} read wrong"
+    model["networks"] = networks_fingerprint()
     flag = chance < float(model["doubtful"])  # type: ignore[arg-type]
     print(
         f"{photos} photos, {len(right)} squares, {int((~right).sum())} wrong; line {model['doubtful']}: "
