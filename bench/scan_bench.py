@@ -69,6 +69,7 @@ def bench(folder: Path) -> dict[str, object]:
     coins: Counter[str] = Counter()
     confusion = np.zeros((len(CLASSES), len(CLASSES)), int)
     failures: list[str] = []
+    line = doubtful_line()
     for path in sorted(folder.glob("*.jpg")):
         truth = _truth(path)
         style = str(truth["style"])
@@ -96,7 +97,7 @@ def bench(folder: Path) -> dict[str, object]:
             for c in range(SIZE):
                 t, p = grid[r][c], reading.grid[r][c]
                 confusion[CLASSES.index(t), CLASSES.index(p)] += 1
-                doubtful = reading.confidence[r][c] < doubtful_line()
+                doubtful = reading.confidence[r][c] < line
                 if t == p:
                     right[style] += 1
                     right_total += 1
