@@ -287,7 +287,7 @@ def make_one(
         img8 = cv2.resize(img8, (w, h), interpolation=cv2.INTER_LINEAR)
         corners = (corners + 0.5) * np.array([w / cw, h / ch], np.float32) - 0.5
     sigma = rng.uniform(0.004, 0.02) * (2.5 if "dim" in effects else 1.0)
-    img8 = scene.sensor_noise(rng, img8, sigma)
+    img8 = scene.sensor_noise(rng, img8, sigma, "dim" in effects)
     img = Image.fromarray(img8)
     orientation = 1
     extra: dict[str, object] = {}

@@ -435,13 +435,38 @@ def blur(rng: np.random.Generator, photo: np.ndarray, effects: set[str], ppu: fl
     return cv2.GaussianBlur(photo, (0, 0), sigma) if sigma > 0.4 else photo
 
 
-def sensor_noise(rng: np.random.Generator, img: np.ndarray, sigma: float) -> np.ndarray:
-    """Add noise to a uint8 picture from a random tile (cheap at 12 MP)."""
+def sensor_noise(rng: np.random.Generator, img: np.ndarray, sigma: float, dim: bool = False) -> np.ndarray:
+    """Add a phone's noise to a uint8 picture, from a random tile (cheap at 12 MP).
+
+    A phone's noise is not one value per pixel: demosaicing spreads it over a
+    pixel or two, and the camera's noise reduction smooths the colour noise
+    far more than the brightness noise, leaving blotches of colour a few
+    pixels across; in dim light both are stronger and coarser. A network
+    that only saw noise pixel by pixel reads such blotches in a pencil's
+    strokes as other strokes. So the brightness and the colour noise each
+    have a grain of their own, the colour's at least as coarse."""
     h, w = img.shape[:2]
     t = 256
-    tile = (0.8 * rng.normal(0, 1, (t, t, 1)) + 0.5 * rng.normal(0, 1, (t, t, 3))) * sigma * 255
+    luma_grain = rng.uniform(1.0, 3.0 if dim else 2.0)
+    chroma_grain = luma_grain * rng.uniform(1.0, 4.0 if dim else 2.5)
+    tile = (0.8 * _grain(rng, t, 1, luma_grain) + 0.5 * _grain(rng, t, 3, chroma_grain)) * sigma * 255
     reps = (h // t + 2, w // t + 2, 1)
     oy, ox = int(rng.integers(t)), int(rng.integers(t))
     up = np.tile(np.clip(tile, 0, 255).astype(np.uint8), reps)[oy : oy + h, ox : ox + w]
     down = np.tile(np.clip(-tile, 0, 255).astype(np.uint8), reps)[oy : oy + h, ox : ox + w]
     return cv2.subtract(cv2.add(img, up), down)
+
+
+def _grain(rng: np.random.Generator, size: int, channels: int, grain: float) -> np.ndarray:
+    """A size x size x channels tile of unit noise whose blotches are about
+    ``grain`` pixels across, wrapping at its edges like the tile it fills."""
+    if grain < 1.2:
+        return rng.normal(0, 1, (size, size, channels)).astype(np.float32)
+    small = max(4, round(size / grain))
+    noise = rng.normal(0, 1, (small, small, channels)).astype(np.float32)
+    wrapped = np.concatenate([noise, noise[:1]], axis=0)
+    wrapped = np.concatenate([wrapped, wrapped[:, :1]], axis=1)  # so the tile repeats without a seam
+    step = size / small
+    big = cv2.resize(wrapped, (size + round(step), size + round(step)), interpolation=cv2.INTER_CUBIC)
+    big = big.reshape(big.shape[0], big.shape[1], channels)[:size, :size]
+    return big / max(float(big.std()), 1e-6)

@@ -259,3 +259,26 @@ def test_a_map_holds_no_more_heroes_than_there_are_hero_cards() -> None:
         grid, _ = make_samples.random_map(np.random.default_rng(seed), side, [0.1, 0.1, 0.1, 0.1, 0.1, 0.5])
         most = max(most, sum(row.count("H") for row in grid))
     assert most == most_hero_spaces()
+
+
+def test_a_dim_photos_colour_noise_is_coarser_than_its_brightness_noise() -> None:
+    """A phone smooths colour noise more than brightness noise, leaving
+    blotches of colour a few pixels across, coarser in dim light: the
+    network must see such blotches in pencil strokes, not only noise pixel
+    by pixel."""
+    import numpy as np
+    import scene
+
+    def lag_correlation(a: np.ndarray, lag: int) -> float:
+        return float(np.corrcoef(a[:, :-lag].ravel(), a[:, lag:].ravel())[0, 1])
+
+    flat = np.full((512, 512, 3), 128, np.uint8)
+    coarse = 0
+    for seed in range(8):
+        noise = scene.sensor_noise(np.random.default_rng(seed), flat, 0.05, dim=True).astype(np.float32) - 128
+        luma = noise.mean(axis=2)
+        chroma = noise[..., 0] - noise[..., 2]
+        assert abs(float(noise.std()) - 0.05 * 255 * 0.94) < 3  # the asked strength, grain or not
+        assert lag_correlation(chroma, 2) >= lag_correlation(luma, 2) - 0.05
+        coarse += lag_correlation(chroma, 3) > 0.3
+    assert coarse >= 4  # mostly blotches several pixels across
