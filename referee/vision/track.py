@@ -46,9 +46,16 @@ WIDE = 1.5
 RADII = (0.22, 0.3, 0.4)
 """Coin radii looked for, in squares."""
 GAP = 0.08
-"""Least gap in ink between the least inked filled coin and the most inked clean one."""
-APART = 0.15
-"""Least difference in mean ink between the filled and the clean coins."""
+"""Least gap in pencil between the last inked coin and the most inked clean one."""
+SPREAD = 3.0
+"""That gap is at least this many times the clean coins' own spread."""
+APART = 0.08
+"""Least difference in median pencil between the inked and the clean coins."""
+FAINT = 4
+"""At most one in this many inked coins (the first aside) may be marked so
+faintly that it lies nearer the clean coins than the last inked one does."""
+INSIDE = 0.65
+"""A coin's inside, where its pencil is read, as a share of its radius."""
 ROWS = 6
 """Rows of the strip, those most circles line, whose rows of coins are weighed."""
 MISSING = 2
@@ -91,19 +98,31 @@ def strip_corners(side: int) -> NDArray[np.float32]:
     return np.array(out, np.float32)
 
 
+def _strip_box(u: int) -> NDArray[np.float32]:
+    """The strip's corners in its own pixels at ``u`` pixels per grid square."""
+    w, h = round((SIZE + 2 * WIDE) * u), round((FAR - NEAR) * u)
+    return np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+
+
+def _strip_in_photo(to_photo: NDArray[np.float64], side: int) -> NDArray[np.float32]:
+    """The strip's corners in photo pixels; ``to_photo`` maps grid units (0..11) to photo pixels."""
+    return (
+        cv2.perspectiveTransform(strip_corners(side).reshape(-1, 1, 2), to_photo)
+        .reshape(4, 2)
+        .astype(np.float32)
+    )
+
+
 def _warp(
     picture: NDArray[np.uint8], to_photo: NDArray[np.float64], side: int, u: int = U
 ) -> NDArray[np.uint8]:
     """The strip beyond ``side`` of ``picture``, the track's row level, at ``u``
     pixels per grid square; ``to_photo`` maps grid units (0..11) to photo pixels."""
-    w, h = round((SIZE + 2 * WIDE) * u), round((FAR - NEAR) * u)
-    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    src = cv2.perspectiveTransform(strip_corners(side).reshape(-1, 1, 2), to_photo).reshape(4, 2)
-    m = cv2.getPerspectiveTransform(src.astype(np.float32), dst)
-    out: NDArray[np.uint8] = cv2.warpPerspective(
-        picture, m, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
-    )
-    return out
+    dst = _strip_box(u)
+    w, h = int(dst[2, 0]), int(dst[2, 1])
+    m = cv2.getPerspectiveTransform(_strip_in_photo(to_photo, side), dst)
+    out = cv2.warpPerspective(picture, m, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(out, np.uint8)
 
 
 def strip(gray: NDArray[np.uint8], to_photo: NDArray[np.float64], side: int) -> NDArray[np.float32]:
@@ -233,102 +252,184 @@ def find_track(picture: NDArray[np.float32]) -> Track | None:
 
 def read_coins(rgb: NDArray[np.uint8], to_photo: NDArray[np.float64], side: int, track: Track) -> int | None:
     """Filled coins on ``track`` (found in the strip beyond ``side``), or None
-    when a coin's printed rim is not seen where the track puts it, or the
-    track does not split clearly into inked and clean coins."""
-    img = _warp(rgb, to_photo, side, READ_U).astype(np.float32) / 255.0
-    coins = _coins(img.shape, track)
-    if coins is None:
+    when a coin lies outside the photo, a coin's printed rim is not seen
+    where the track puts it, or the track does not split clearly into
+    inked and clean coins."""
+    read = _read(rgb, to_photo, side, track)
+    if read is None:
         return None
+    img, coins = read
     rims = _rims(img, coins)
     if rims.min() < RIM_SEEN * float(np.median(rims)):
         return None
     return split(_ink(img, coins))
 
 
+def coin_ink(
+    rgb: NDArray[np.uint8], to_photo: NDArray[np.float64], side: int, track: Track
+) -> NDArray[np.float64] | None:
+    """How much pencil lies inside each coin of ``track``, beyond what its
+    printing puts there, from 0 (none) to 1; None when a coin lies outside
+    the photo or the strip."""
+    read = _read(rgb, to_photo, side, track)
+    return None if read is None else _ink(*read)
+
+
 class _Coin(NamedTuple):
     """One coin in the strip read at ``READ_U``."""
 
-    box: tuple[slice, slice]
-    """The box around it: the strip at ``READ_U`` is nine times larger than one coin's."""
-    d: NDArray[np.float64]
-    """Each box pixel's distance from the coin's centre."""
+    x: float
+    y: float
+    """Its centre, strip pixels, centred on its printed rim."""
     r: float
     reach: float
     """Where the ring of paper around the coin ends."""
 
 
-def _coins(shape: tuple[int, ...], track: Track) -> list[_Coin] | None:
-    """The coins of ``track`` in the strip read at ``READ_U``, or None when a
-    coin falls outside the strip."""
+def _read(
+    rgb: NDArray[np.uint8], to_photo: NDArray[np.float64], side: int, track: Track
+) -> tuple[NDArray[np.float32], list[_Coin]] | None:
+    """The strip at ``READ_U`` and the coins of ``track`` in it, or None when
+    a coin's centre falls outside the strip or the photo: beyond the
+    photo's edge the strip repeats it, which may read as any number of
+    coins. (A coin cut by the edge is read: the edge repeated over its
+    missing part shows its pencil or its paper.)"""
+    img = _warp(rgb, to_photo, side, READ_U).astype(np.float32) / 255.0
+    coins = _coins(img, track)
+    if coins is None:
+        return None
+    h, w = rgb.shape[:2]
+    to_strip = cv2.getPerspectiveTransform(_strip_in_photo(to_photo, side), _strip_box(READ_U))
+    centres = np.array([(c.x, c.y) for c in coins], np.float32)
+    at = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), np.linalg.inv(to_strip)).reshape(-1, 2)
+    if at.min() < 0 or at[:, 0].max() > w - 1 or at[:, 1].max() > h - 1:
+        return None
+    return img, coins
+
+
+def _coins(img: NDArray[np.float32], track: Track) -> list[_Coin] | None:
+    """The coins of ``track`` in the strip read at ``READ_U``, each moved onto
+    its own printed rim, or None when a coin falls outside the strip.
+
+    The track is found at ``U``, a third of this size, and its spacing is
+    the same for all fourteen: a coin at the far end may sit a pixel or two
+    off its rim, and its rim then reads as ink inside it."""
     k = READ_U / U
-    h, w = shape[:2]
+    h, w = img.shape[:2]
     r = track.r * k
     reach = 1.3 * r + 3 * k
+    grey = img.mean(axis=2)
+    edges = np.hypot(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3))
     cy = (track.y + 0.5) * k - 0.5
     out = []
     for c in range(COINS):
         cx = (track.x0 + c * track.step + 0.5) * k - 0.5
-        x0, x1 = max(int(cx - reach), 0), min(int(cx + reach) + 2, w)
-        y0, y1 = max(int(cy - reach), 0), min(int(cy + reach) + 2, h)
-        yy, xx = np.mgrid[y0:y1, x0:x1]
-        d = np.hypot(xx - cx, yy - cy)
-        if (d < 0.6 * r).sum() < 3 or ((d > 1.3 * r) & (d < reach)).sum() < 8:
+        if not (r <= cx <= w - 1 - r and r <= cy <= h - 1 - r):
             return None
-        out.append(_Coin((slice(y0, y1), slice(x0, x1)), d, r, reach))
+        x, y = _on_rim(edges, cx, cy, r)
+        out.append(_Coin(x, y, r, reach))
     return out
+
+
+@cache
+def _annulus(r: float, half: int) -> NDArray[np.float32]:
+    """A disc ``2 half + 1`` pixels across, 1 from 0.8 r to 1.2 r from its centre."""
+    yy, xx = np.mgrid[-half : half + 1, -half : half + 1]
+    d = np.hypot(xx, yy)
+    ring: NDArray[np.float32] = ((d > 0.8 * r) & (d < 1.2 * r)).astype(np.float32)
+    return ring
+
+
+def _on_rim(edges: NDArray[np.float32], x: float, y: float, r: float) -> tuple[float, float]:
+    """The centre within a quarter of a radius of (x, y) whose ring of radius
+    ``r`` holds the most brightness change: the printed rim's centre."""
+    m = max(1, round(0.25 * r))
+    half = int(np.ceil(1.2 * r)) + 1
+    size = 2 * (half + m) + 1
+    around = cv2.getRectSubPix(edges, (size, size), (x, y))
+    resp = cv2.matchTemplate(around, _annulus(r, half), cv2.TM_CCORR)
+    dy, dx = np.unravel_index(int(np.argmax(resp)), resp.shape)
+    return x + float(dx) - m, y + float(dy) - m
+
+
+def _box(img: NDArray[np.float32], c: _Coin) -> tuple[NDArray[np.float32], NDArray[np.float64]]:
+    """The strip's pixels around coin ``c`` out to its paper ring, and each
+    one's distance from the coin's centre."""
+    h, w = img.shape[:2]
+    x0, x1 = max(int(c.x - c.reach), 0), min(int(c.x + c.reach) + 2, w)
+    y0, y1 = max(int(c.y - c.reach), 0), min(int(c.y + c.reach) + 2, h)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    return img[y0:y1, x0:x1], np.hypot(xx - c.x, yy - c.y)
 
 
 def _rims(img: NDArray[np.float32], coins: list[_Coin]) -> NDArray[np.float64]:
     """How strongly brightness changes on each coin's rim (a printed circle)."""
     grey = img.mean(axis=2)
     grad = np.hypot(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3))
-    return np.array([float(grad[c.box][(c.d > 0.8 * c.r) & (c.d < 1.2 * c.r)].mean()) for c in coins])
-
-
-def coin_ink(
-    rgb: NDArray[np.uint8], to_photo: NDArray[np.float64], side: int, track: Track
-) -> NDArray[np.float64] | None:
-    """How much ink lies inside each coin of ``track``, from 0 (paper) to 1,
-    or None when the coins fall outside the strip."""
-    img = _warp(rgb, to_photo, side, READ_U).astype(np.float32) / 255.0
-    coins = _coins(img.shape, track)
-    return None if coins is None else _ink(img, coins)
+    out = []
+    for c in coins:
+        box, d = _box(grad, c)
+        out.append(float(box[(d > 0.8 * c.r) & (d < 1.2 * c.r)].mean()))
+    return np.array(out)
 
 
 def _ink(img: NDArray[np.float32], coins: list[_Coin]) -> NDArray[np.float64]:
-    ink = []
+    """Each coin's pencil: how much darker than the paper around it its
+    inside is where no other coin is as dark.
+
+    Printings put rings, dots or stars inside their coins, alike in every
+    coin, and a player marks a coin with a tick or a cross as often as by
+    shading it. So the print is taken away first: pixel by pixel, the
+    lightest of the fourteen coins shows it alone wherever one of them is
+    clean (a pixel's leeway each way, for a coin placed a pixel off). What
+    is left is pencil, and a thin tick counts by its strokes, not by the
+    share of the coin it covers (a ninth)."""
+    half = int(np.ceil(0.75 * coins[0].r))
+    size = 2 * half + 1
+    yy, xx = np.mgrid[-half : half + 1, -half : half + 1]
+    inside = np.hypot(xx, yy) < INSIDE * coins[0].r
+    taken = []
     for c in coins:
-        pixels = img[c.box]
+        box, d = _box(img, c)
         # the paper right around this coin: the brighter part of the ring, so
         # the printed outlines nearby do not count, and a shadow does
-        paper = np.percentile(pixels[(c.d > 1.3 * c.r) & (c.d < c.reach)], 75, axis=0) + 1e-3
-        taken = np.clip(1.0 - pixels[c.d < 0.6 * c.r] / paper, 0.0, 1.0).max(axis=1)
-        ink.append(float(np.percentile(taken, 75)))
-    return np.array(ink)
+        paper = np.percentile(box[(d > 1.3 * c.r) & (d < c.reach)], 75, axis=0) + 1e-3
+        pixels = cv2.getRectSubPix(img, (size, size), (c.x, c.y))
+        taken.append(np.clip(1.0 - pixels / paper, 0.0, 1.0).max(axis=2))
+    dark = np.array(taken, np.float32)
+    printed = cv2.dilate(dark.min(axis=0), np.ones((3, 3), np.uint8))
+    pencil = np.clip(dark - printed[None], 0.0, 1.0)
+    return np.array([float(np.percentile(p[inside], 90)) for p in pencil])
 
 
 def split(ink: NDArray[np.float64]) -> int | None:
     """How many coins from the left are inked, or None when the track does
-    not say clearly (a smudge, a shadow, a coin shaded by half, a gap, or
-    every coin alike).
+    not say clearly (a smudge, a shadow, a gap, or every coin alike).
 
-    Printings draw their empty coins differently (a plain ring, a ring with
-    a pattern inside, a solid disc), so the coins are compared with each
-    other: the inked ones must stand apart from the clean ones by a clear
-    gap. A track whose coins are all alike gives nothing to compare: a
-    printing's solid discs look inked, and a track read a little off its
-    place looks clean, so the player is asked rather than told 0 or 14."""
-    n = len(ink)
-    best, count = -1.0, 0
-    for k in range(1, n):
-        gap = float(ink[:k].min() - ink[k:].max())
-        if gap > best:
-            best, count = gap, k
-    clean = ink[count:]
-    if (
-        best >= GAP
-        and float(ink[:count].mean() - clean.mean()) >= APART
-        and float(clean.max() - clean.min()) <= best
-    ):
-        return count  # the clean coins are alike, and the inked ones stand apart
-    return None
+    The clean coins are alike: the same print, no pencil. The inked ones are
+    not: a player shades one coin hard and ticks the next. So a count is
+    where the coins after it are alike and the coin before it stands clearly
+    above them all (by ``GAP``, and by ``SPREAD`` times the clean coins' own
+    spread), the inked coins as a whole stand above the clean (``APART``),
+    and only a few of them are marked so faintly that they lie nearer the
+    clean coins than that last one (``FAINT``). One clean coin alone shows
+    no spread, and a light falling unevenly along the track can leave it the
+    only light one: a count of 13 needs twice the gap and no faint coin. A
+    track whose coins are all alike gives nothing to compare: a printing's
+    solid discs look inked, and a track read a little off its place looks
+    clean, so the player is asked rather than told 0 or 14."""
+    best: tuple[float, int] | None = None
+    for count in range(1, len(ink)):
+        inked, clean = ink[:count], ink[count:]
+        top = float(clean.max())
+        edge = float(ink[count - 1]) - top
+        alone = len(clean) == 1
+        if edge < max(GAP * (2 if alone else 1), SPREAD * (top - float(clean.min()))):
+            continue
+        if float(np.median(inked) - np.median(clean)) < APART:
+            continue
+        if int((inked < top + edge / 2).sum()) > (0 if alone else (count - 1) // FAINT):
+            continue
+        if best is None or edge > best[0]:
+            best = (edge, count)
+    return None if best is None else best[1]

@@ -148,3 +148,96 @@ def test_coins_with_a_ring_inside_are_found_in_place() -> None:
     track = find_track(strip(cv2.cvtColor(photo, cv2.COLOR_RGB2GRAY), to_photo, 0))
     assert track is not None
     assert abs(track.x0 - 34) <= 1.5 and abs(track.step - 12) <= 0.3 and abs(track.y - 15) <= 1
+
+
+def test_a_faint_coin_inside_the_inked_run_still_counts() -> None:
+    """Coins are filled from the left: one lightly ticked coin among hard
+    shaded ones is still inked, and the clean coins after the run are
+    alike, so the count is where the run ends."""
+    ink = np.array([0.4, 0.45, 0.38, 0.06, 0.42, 0.4, 0.44, 0.41, 0.39, 0.43] + [0.02, 0.03, 0.02, 0.03])
+    assert split(ink) == 10
+
+
+def test_a_lone_light_coin_at_the_end_is_not_taken_for_the_only_clean_one() -> None:
+    """A shadow darkens every coin but the last: thirteen coins read inked
+    and one clean, with a faint one among them. One clean coin shows no
+    spread to compare with, so the count is left to the player; a track
+    whose thirteen are inked plainly is read."""
+    shadowed = np.array([0.3, 0.35, 0.28, 0.06, 0.3, 0.32, 0.3, 0.28, 0.33, 0.3, 0.29, 0.31, 0.3, 0.05])
+    assert split(shadowed) is None
+    plain = np.array([0.4, 0.45, 0.38, 0.42, 0.4, 0.42, 0.44, 0.41, 0.39, 0.43, 0.4, 0.42, 0.41, 0.03])
+    assert split(plain) == 13
+
+
+def _patterned_coins(marked: int, mark: str, shift: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """A photo of a grid with fourteen printed coins below it, each with a
+    dot printed in its middle as some pads print them, the first ``marked``
+    of them marked with a thin pencil ``mark`` (a tick or a cross) laid
+    over the print; ``shift`` moves the photo's coins off the grid's
+    spacing by that many photo pixels per coin, as a sheet printed a little
+    off does."""
+    import cv2
+
+    px, off = 60, 120
+    photo = np.full((17 * px, 16 * px + 2 * off, 3), 232, np.uint8)
+    pencil = np.zeros(photo.shape[:2], np.uint8)
+    cv2.rectangle(photo, (off, off), (off + 11 * px, off + 11 * px), (60, 50, 40), 3)
+    for k in range(COINS):
+        cx = round(off + (5.5 + (k - 6.5) * 0.75) * px + k * shift)
+        cy = round(off + 12.0 * px)
+        cv2.circle(photo, (cx, cy), round(0.3 * px), (70, 60, 50), 2)
+        cv2.circle(photo, (cx, cy), 4, (70, 60, 50), -1)
+        if k < marked:
+            if mark == "tick":
+                cv2.line(pencil, (cx - 10, cy + 1), (cx - 4, cy + 10), 255, 2)
+                cv2.line(pencil, (cx - 4, cy + 10), (cx + 10, cy - 11), 255, 2)
+            else:
+                cv2.line(pencil, (cx - 10, cy - 10), (cx + 10, cy + 10), 255, 2)
+                cv2.line(pencil, (cx - 10, cy + 10), (cx + 10, cy - 10), 255, 2)
+    # graphite darkens what lies under it
+    photo = (photo * (1 - 0.5 * pencil[..., None] / 255.0)).astype(np.uint8)
+    return photo, np.array([[px, 0, off], [0, px, off], [0, 0, 1]], np.float64)
+
+
+@pytest.mark.parametrize(("marked", "mark"), [(3, "tick"), (9, "cross"), (12, "tick")])
+def test_thin_marks_on_patterned_coins_are_counted(marked: int, mark: str) -> None:
+    """A tick covers a small share of a coin, and the printed dot in every
+    coin darkens as much of it: the print, alike in every coin, is taken
+    away first, and what is left is the pencil, counted by its strokes."""
+    import cv2
+
+    from referee.vision.track import find_track, read_coins, strip
+
+    photo, to_photo = _patterned_coins(marked, mark)
+    track = find_track(strip(cv2.cvtColor(photo, cv2.COLOR_RGB2GRAY), to_photo, 0))
+    assert track is not None
+    assert read_coins(photo, to_photo, 0, track) == marked
+
+
+def test_each_coin_is_read_on_its_own_rim() -> None:
+    """The track is one spacing for all fourteen coins, found at a third of
+    the size the coins are read at; on a sheet whose coins drift a little
+    from it, each coin is still read on its own rim, so its rim never
+    reads as pencil and the clean coins stay alike."""
+    from referee.vision.track import Track, coin_ink, read_coins
+
+    photo, to_photo = _patterned_coins(4, "cross", shift=0.6)
+    track = Track(1.0, 34.0, 12.0, 15.0, 4.8)  # the coins' spacing without the drift
+    ink = coin_ink(photo, to_photo, 0, track)
+    assert ink is not None
+    assert ink[4:].max() < 0.05 < 0.2 < ink[:4].min()
+    assert read_coins(photo, to_photo, 0, track) == 4
+
+
+def test_a_track_running_off_the_photo_gives_no_count() -> None:
+    """The photo cuts the track: past its edge the strip repeats the edge's
+    pixels, which may look like any number of coins, so the count is left
+    to the player."""
+    from referee.vision.track import Track, coin_ink, read_coins
+
+    photo, to_photo = _patterned_coins(5, "cross")
+    track = Track(1.0, 34.0, 12.0, 15.0, 4.8)
+    assert read_coins(photo, to_photo, 0, track) == 5
+    cut = photo[:, : photo.shape[1] // 2 + 60].copy()  # the right half of the track is not in the photo
+    assert coin_ink(cut, to_photo, 0, track) is None
+    assert read_coins(cut, to_photo, 0, track) is None
