@@ -47,13 +47,17 @@ RADII = (0.22, 0.3, 0.4)
 """Coin radii looked for, in squares."""
 GAP = 0.08
 """Least gap in pencil between the last inked coin and the most inked clean one."""
-SPREAD = 3.0
+SPREAD = 2.0
 """That gap is at least this many times the clean coins' own spread."""
 APART = 0.08
 """Least difference in median pencil between the inked and the clean coins."""
 FAINT = 4
 """At most one in this many inked coins (the first aside) may be marked so
-faintly that it lies nearer the clean coins than the last inked one does."""
+faintly that it lies nearer the clean coins than the last inked one does.
+``GAP``, ``SPREAD``, ``APART`` and ``FAINT`` were chosen on two training
+draws read through the whole reader (the first 300 photos of seeds 14000
+and 20000), never on a measured set: exact counts 92 and 91 before, 116
+and 111 after; wrong ones 3 and 6 before, 3 and 4 after."""
 INSIDE = 0.65
 """A coin's inside, where its pencil is read, as a share of its radius."""
 ROWS = 6
