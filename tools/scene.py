@@ -5,7 +5,8 @@
   sheets of paper with printed text; held out: plaid cloth and stone.
 - Camera: any turn (mostly near a quarter turn), a perspective tilt, the grid
   anywhere in the picture, from about a third of it to nearly all of it.
-- Light: colour temperature, gradients, soft shadows, blur, sensor noise; for
+- Light: colour temperature, gradients, soft shadows, blur, a phone's noise
+  (its colour noise in blotches a few pixels across, coarser in dim light); for
   hard samples dim or strongly coloured light, a hot spot, a hard-edged
   shadow across the grid, stronger or motion blur.
 - Occluders: a pencil or a fingertip on the margin; for hard samples a
