@@ -12,10 +12,12 @@ as strong as the coins, but that row runs the sheet's whole width, and a
 track is fourteen coins that stop. The side whose row of circles stands out
 best is the bottom of the sheet.
 
-A coin counts as filled when its inside is clearly darker or more coloured
-than the paper beside the track. Coins are filled from the left, so the
-count is where the row splits best into inked and clean; when no split is
-clear the count is unknown, not guessed.
+A coin counts as filled when its inside holds clearly more pencil than the
+clean coins, once what the pad prints inside every coin alike is taken
+away. Coins are filled from the left, so the count is where the clean
+coins after it are alike and the coin before it stands above them; when no
+such place is clear, or a coin lies outside the photo, the count is
+unknown, not guessed.
 """
 
 from __future__ import annotations
@@ -387,7 +389,7 @@ def _ink(img: NDArray[np.float32], coins: list[_Coin]) -> NDArray[np.float64]:
     lightest of the fourteen coins shows it alone wherever one of them is
     clean (a pixel's leeway each way, for a coin placed a pixel off). What
     is left is pencil, and a thin tick counts by its strokes, not by the
-    share of the coin it covers (a ninth)."""
+    small share of the coin it covers."""
     half = int(np.ceil(0.75 * coins[0].r))
     size = 2 * half + 1
     yy, xx = np.mgrid[-half : half + 1, -half : half + 1]
