@@ -264,8 +264,8 @@ def read_coins(rgb: NDArray[np.uint8], to_photo: NDArray[np.float64], side: int,
     read = _read(rgb, to_photo, side, track)
     if read is None:
         return None
-    img, coins = read
-    rims = _rims(img, coins)
+    img, edges, coins = read
+    rims = _rims(edges, coins)
     if rims.min() < RIM_SEEN * float(np.median(rims)):
         return None
     return split(_ink(img, coins))
@@ -278,7 +278,7 @@ def coin_ink(
     printing puts there, from 0 (none) to 1; None when a coin lies outside
     the photo or the strip."""
     read = _read(rgb, to_photo, side, track)
-    return None if read is None else _ink(*read)
+    return None if read is None else _ink(read[0], read[2])
 
 
 class _Coin(NamedTuple):
@@ -294,38 +294,40 @@ class _Coin(NamedTuple):
 
 def _read(
     rgb: NDArray[np.uint8], to_photo: NDArray[np.float64], side: int, track: Track
-) -> tuple[NDArray[np.float32], list[_Coin]] | None:
-    """The strip at ``READ_U`` and the coins of ``track`` in it, or None when
+) -> tuple[NDArray[np.float32], NDArray[np.float32], list[_Coin]] | None:
+    """The strip at ``READ_U``, its brightness change, and the coins of
+    ``track`` in it, or None when
     a coin's centre falls outside the strip or the photo: beyond the
     photo's edge the strip repeats it, which may read as any number of
     coins. (A coin cut by the edge is read: the edge repeated over its
     missing part shows its pencil or its paper.)"""
     img = _warp(rgb, to_photo, side, READ_U).astype(np.float32) / 255.0
-    coins = _coins(img, track)
+    grey = img.mean(axis=2)
+    edges = np.hypot(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3))
+    coins = _coins(edges, track)
     if coins is None:
         return None
     h, w = rgb.shape[:2]
-    to_strip = cv2.getPerspectiveTransform(_strip_in_photo(to_photo, side), _strip_box(READ_U))
+    from_strip = cv2.getPerspectiveTransform(_strip_box(READ_U), _strip_in_photo(to_photo, side))
     centres = np.array([(c.x, c.y) for c in coins], np.float32)
-    at = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), np.linalg.inv(to_strip)).reshape(-1, 2)
+    at = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), from_strip).reshape(-1, 2)
     if at.min() < 0 or at[:, 0].max() > w - 1 or at[:, 1].max() > h - 1:
         return None
-    return img, coins
+    return img, edges, coins
 
 
-def _coins(img: NDArray[np.float32], track: Track) -> list[_Coin] | None:
-    """The coins of ``track`` in the strip read at ``READ_U``, each moved onto
-    its own printed rim, or None when a coin falls outside the strip.
+def _coins(edges: NDArray[np.float32], track: Track) -> list[_Coin] | None:
+    """The coins of ``track`` in the strip read at ``READ_U`` (``edges``, its
+    brightness change), each moved onto its own printed rim, or None when a
+    coin falls outside the strip.
 
     The track is found at ``U``, a third of this size, and its spacing is
     the same for all fourteen: a coin at the far end may sit a pixel or two
     off its rim, and its rim then reads as ink inside it."""
     k = READ_U / U
-    h, w = img.shape[:2]
+    h, w = edges.shape[:2]
     r = track.r * k
     reach = 1.3 * r + 3 * k
-    grey = img.mean(axis=2)
-    edges = np.hypot(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3))
     cy = (track.y + 0.5) * k - 0.5
     out = []
     for c in range(COINS):
@@ -368,13 +370,11 @@ def _box(img: NDArray[np.float32], c: _Coin) -> tuple[NDArray[np.float32], NDArr
     return img[y0:y1, x0:x1], np.hypot(xx - c.x, yy - c.y)
 
 
-def _rims(img: NDArray[np.float32], coins: list[_Coin]) -> NDArray[np.float64]:
-    """How strongly brightness changes on each coin's rim (a printed circle)."""
-    grey = img.mean(axis=2)
-    grad = np.hypot(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3))
+def _rims(edges: NDArray[np.float32], coins: list[_Coin]) -> NDArray[np.float64]:
+    """How strongly brightness changes (``edges``) on each coin's rim (a printed circle)."""
     out = []
     for c in coins:
-        box, d = _box(grad, c)
+        box, d = _box(edges, c)
         out.append(float(box[(d > 0.8 * c.r) & (d < 1.2 * c.r)].mean()))
     return np.array(out)
 
