@@ -103,10 +103,17 @@ class Candidate(NamedTuple):
     """Outer corners in the photo's pixels, clockwise from any corner."""
     support: float
     """``lattice_support``: the share of the inner lines' segments seen."""
+    outvoted: bool = False
+    """Found only among lines that stronger ones outvoted (``Family.outvoted``)."""
 
     @property
     def clear(self) -> bool:
-        return self.support >= MIN_SUPPORT
+        """Whether the grid is clearly seen. A lattice found only once the
+        picture's strongest lines were set aside is never clear, however
+        well its lines are seen: set aside, a texture's lines (a photo of
+        something else, a cloth) make lattices that the first looks never
+        offered, so the reader's stricter check for faint grids judges it."""
+        return self.support >= MIN_SUPPORT and not self.outvoted
 
 
 C = 16
@@ -373,13 +380,15 @@ class _Look:
         lattices are fitted best scored first until ``2 * KEEP`` fits are
         grids, or ``FITS`` were tried: a table's boards can make a dozen
         lattices that score above the sheet's and fit no grid."""
-        found: list[tuple[float, NDArray[np.float64]]] = []
+        found: list[tuple[float, NDArray[np.float64], bool]] = []
         for pair in self.families.pairs(faint):
-            found += lattices(self.strength, pair, self.smallest * min(self.strength.shape), self.banded)
+            outvoted = pair[0].outvoted or pair[1].outvoted
+            for score, quad in lattices(self.strength, pair, self.smallest * min(self.strength.shape), self.banded):
+                found.append((score, quad, outvoted))
         found.sort(key=lambda t: -t[0])
         scored: list[Candidate] = []
         tried: list[Quad] = []
-        for _score, quad in found:
+        for _score, quad, outvoted in found:
             if len(scored) == 2 * KEEP or len(tried) == FITS:
                 break
             q = _order(quad / self.k)
@@ -388,7 +397,7 @@ class _Look:
             tried.append(q)
             cand = self.fitted(q)
             if cand is not None:
-                scored.append(cand)
+                scored.append(cand._replace(outvoted=outvoted))
         scored.sort(key=lambda c: -c.support)
         clear = [c for c in scored if c.clear][:KEEP]
         return clear + [c for c in scored if not c.clear and c.support >= FAINT_SUPPORT][:KEEP]
@@ -406,8 +415,11 @@ def find_grids(rgb: NDArray[np.uint8]) -> Iterator[Candidate]:
     The search widens only when asked for more, so a plain photo costs one
     search: first the lines most of the picture agrees on; then lines that
     meet at a point far fewer lines meet at (a sheet on a checked cloth, whose
-    long stripes outvote its grid), and lines at angles after the three
-    strongest (a sheet beside pages of text); then both again with every
+    long stripes outvote its grid), the lines left once those through each
+    direction's strongest point are set aside (a small sheet on a plaid a
+    few degrees off, whose stripes hide its lines from the Hough transform),
+    and lines at angles after the three strongest (a sheet beside pages of
+    text); then both again with every
     line seen ``FAINT_GAIN`` times stronger (a blurred photo, whose thin
     lines lose their darkness); then both on a picture half as large
     (``COARSE_SIDE``: a blurred photo taken close, whose lines blur wider

@@ -13,12 +13,15 @@ Long straight lines are then found with a Hough transform and split into
 the two directions of the grid. Under perspective each direction's lines
 meet at a vanishing point; finding both points lets the next stage undo the
 perspective up to an affine map, after which the grid is two sets of
-parallel, evenly spaced lines.
+parallel, evenly spaced lines. A cloth's stripes may run within a few
+degrees of the sheet's lines and outvote them, so the wider search also
+looks for lines among the pixels that do not point at each direction's
+strongest vanishing point.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -42,6 +45,10 @@ FIRST_LOOK = 3
 """Main angles whose pairs the first search looks at."""
 MODE_LINES = 6
 """Lines through a vanishing point that make it worth a look, however faint."""
+TOWARDS = np.deg2rad(3.0)
+"""Largest angle between a line pixel's own direction and the direction to
+a vanishing point for the pixel to lie on a line through that point: the
+structure tensor's angle on a thin line is good to a degree or two."""
 
 
 def line_map(gray: NDArray[np.uint8]) -> NDArray[np.float32]:
@@ -70,6 +77,9 @@ class Family:
     """Whether only the wider search looks at it: far fewer lines meet at its
     vanishing point than at its direction's first, or its direction is not
     among the ``FIRST_LOOK`` strongest."""
+    outvoted: bool = False
+    """Whether it was found only once the lines through its direction's
+    strongest vanishing point were set aside (``Families._set_aside``)."""
 
 
 def _to_lines(hough: NDArray[np.float64], shape: tuple[int, ...]) -> NDArray[np.float64]:
@@ -253,6 +263,8 @@ class Families:
         self._normal = normal.ravel()[self._at]
         self._near: dict[int, NDArray[np.bool_]] = {}
         self._made: dict[tuple[int, int], list[tuple[Family, Family]]] = {}
+        self._aside: dict[tuple[int, int], list[tuple[Family, Family]]] = {}
+        self._regions: dict[tuple[int, int], NDArray[np.bool_]] = {}
 
     def near(self, k: int) -> NDArray[np.bool_]:
         """The line pixels within ``SPREAD`` of main angle ``k`` (made when first asked for)."""
@@ -263,38 +275,81 @@ class Families:
             self._near[k] = near.reshape(self.strength.shape)
         return self._near[k]
 
+    def _families(self, mine: NDArray[np.bool_], k: int) -> list[Family]:
+        """The families of main angle ``k`` among the line pixels ``mine``."""
+        hough = _hough_family(mine.astype(np.uint8) * 255, self.dirs[k], self.min_votes)
+        if len(hough) < 4:
+            return []
+        lines = _to_lines(hough, self.strength.shape)
+        ys, xs = np.nonzero(mine)
+        px = np.stack([xs, ys, self.strength[ys, xs]], axis=1).astype(np.float64)
+        late = k >= FIRST_LOOK
+        return [Family(lines, hough[:, 2], vp, px, faint or late) for vp, faint in _modes(lines, hough[:, 2])]
+
+    def _region(self, i: int, j: int) -> NDArray[np.bool_]:
+        """Where lines of main angles ``i`` and ``j`` are dense together."""
+        if (i, j) not in self._regions:
+            self._regions[i, j] = _crossed(self.near(i), self.near(j), self.window)
+        return self._regions[i, j]
+
     def _pair(self, i: int, j: int) -> list[tuple[Family, Family]]:
         """Every pairing of the families of main angles ``i`` and ``j``."""
         if (i, j) not in self._made:
-            region = _crossed(self.near(i), self.near(j), self.window)
-            fams: list[list[Family]] = []
-            for k in (i, j):
-                mine = self.near(k) & region
-                hough = _hough_family(mine.astype(np.uint8) * 255, self.dirs[k], self.min_votes)
-                if len(hough) < 4:
-                    break
-                lines = _to_lines(hough, self.strength.shape)
-                ys, xs = np.nonzero(mine)
-                px = np.stack([xs, ys, self.strength[ys, xs]], axis=1).astype(np.float64)
-                late = k >= FIRST_LOOK
-                fams.append(
-                    [
-                        Family(lines, hough[:, 2], vp, px, faint or late)
-                        for vp, faint in _modes(lines, hough[:, 2])
-                    ]
-                )
-            self._made[i, j] = [(a, b) for a in fams[0] for b in fams[1]] if len(fams) == 2 else []
+            region = self._region(i, j)
+            fams = [self._families(self.near(k) & region, k) for k in (i, j)]
+            self._made[i, j] = [(a, b) for a in fams[0] for b in fams[1]]
         return self._made[i, j]
+
+    def _towards(self, mine: NDArray[np.bool_], vp: NDArray[np.float64]) -> NDArray[np.bool_]:
+        """The pixels of ``mine`` that lie along a line through ``vp``: their
+        own direction (``orientation``) points at it."""
+        h, w = self.strength.shape
+        f = float(max(h, w))
+        at = np.flatnonzero(mine)  # all line pixels, so among ``_at``, which is sorted
+        own = self._normal[np.searchsorted(self._at, at)]
+        ys, xs = np.divmod(at, w)
+        x, y = (xs - w / 2.0) / f, (ys - h / 2.0) / f
+        to_vp = np.arctan2(vp[1] - y * vp[2], vp[0] - x * vp[2])
+        off = np.abs((own - (to_vp + np.pi / 2) + np.pi / 2) % np.pi - np.pi / 2)
+        out = np.zeros_like(mine)
+        out[ys[off < TOWARDS], xs[off < TOWARDS]] = True
+        return out
+
+    def _set_aside(self, i: int, j: int) -> list[tuple[Family, Family]]:
+        """The pairings of families found once each direction's strongest
+        vanishing point has had its lines taken away, pixel by pixel.
+
+        A checked cloth's stripes run the whole picture and can lie within a
+        few degrees of the sheet's lines: they outvote the sheet's short
+        lines in the Hough transform, so its lines are not among those
+        found, and the weave's pixels swamp the sheet's in the combs. The
+        sheet's lines point at another vanishing point, so taking away every
+        pixel whose own direction points at the cloth's leaves the sheet's
+        lines to be found by themselves."""
+        if (i, j) not in self._aside:
+            region = self._region(i, j)
+            made = self._pair(i, j)
+            both: list[list[Family]] = []
+            for n, k in enumerate((i, j)):
+                if made:
+                    rest = self.near(k) & region
+                    rest &= ~self._towards(rest, made[0][n].vanishing)
+                    both.append([replace(fam, faint=True, outvoted=True) for fam in self._families(rest, k)])
+            self._aside[i, j] = [(a, b) for a in both[0] for b in both[1]] if len(both) == 2 else []
+        return self._aside[i, j]
 
     def pairs(self, faint: bool) -> list[tuple[Family, Family]]:
         """The pairs without a faint family, or (``faint``) those with one:
         a vanishing point far fewer lines meet at, or a main angle after
         the first ``FIRST_LOOK`` (a sheet beside printed pages, whose lines
-        of text make the strongest angles)."""
+        of text make the strongest angles); with ``faint``, also the pairs
+        found once each direction's strongest lines are set aside."""
         out = []
         for i in range(len(self.dirs)):
             for j in range(i + 1, len(self.dirs)):
                 if _angle_apart(self.dirs[i], self.dirs[j]) < APART or (j >= FIRST_LOOK and not faint):
                     continue
                 out += [p for p in self._pair(i, j) if (p[0].faint or p[1].faint) == faint]
+                if faint:
+                    out += self._set_aside(i, j)
         return out

@@ -2,10 +2,11 @@
 
 Photos the first look at the lines gets wrong, drawn here so that what each
 test asks is plain: a sheet on a checked cloth whose long stripes outvote
-its grid, or lie square with it, a sheet beside pages of text whose lines
-make the strongest angles, a blurred photo whose thin lines have lost most of their
-darkness, a blurred photo taken close, whose lines blur wider than thin,
-and a blurred sheet coloured over half its lines.
+its grid, or lie square with it, a small sheet on a plaid a few degrees
+off, a sheet beside pages of text whose lines make the strongest angles, a
+blurred photo whose thin lines have lost most of their darkness, a blurred
+photo taken close, whose lines blur wider than thin, and a blurred sheet
+coloured over half its lines.
 """
 
 from __future__ import annotations
@@ -92,6 +93,32 @@ def test_a_sheet_squared_with_a_checked_cloth(period: int) -> None:
     banded search, which sums the lines over a band of the picture where
     the sheet hides the cloth, offers the sheet's grid."""
     photo, corners = _photo(_checked(period, 3, 200, 60), 0.0, (560, 450), 70)
+    assert _found(cv2.GaussianBlur(photo, (0, 0), 1.0), corners)
+
+
+def _plaid(turn: float) -> np.ndarray:
+    """A picture 2000 x 1500 of a cloth woven in a blue and a red stripe
+    every 34 px each way, turned by ``turn`` degrees."""
+    n = 3000
+    cloth = np.full((n, n, 3), 215, np.uint8)
+    for x in range(0, n, 34):
+        for off, width, colour in ((0, 3, (60, 60, 150)), (10, 2, (150, 60, 60))):
+            cloth[:, x + off : x + off + width] = np.minimum(cloth[:, x + off : x + off + width], colour)
+            cloth[x + off : x + off + width, :] = np.minimum(cloth[x + off : x + off + width, :], colour)
+    m = cv2.getRotationMatrix2D((n / 2, n / 2), turn, 1.0)
+    m[:, 2] -= np.array([(n - 2000) / 2, (n - 1500) / 2])
+    return cv2.warpAffine(cloth, m, (2000, 1500))
+
+
+@pytest.mark.parametrize(("cloth", "sheet"), [(40.0, 50.0), (10.0, 22.0)])
+def test_a_small_sheet_on_a_plaid_a_few_degrees_off(cloth: float, sheet: float) -> None:
+    """The grid is a quarter of the picture's height; the cloth's stripes
+    run all of it, ten degrees or so from the grid's lines. Each direction's
+    lines are the cloth's and the sheet's together, and in the Hough
+    transform the cloth's long stripes outvote every short line of the
+    sheet: the sheet's grid is found once the pixels along the lines through
+    the cloth's vanishing point are set aside."""
+    photo, corners = _photo(_plaid(cloth), sheet, (700, 600), 100)
     assert _found(cv2.GaussianBlur(photo, (0, 0), 1.0), corners)
 
 
