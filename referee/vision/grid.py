@@ -28,7 +28,7 @@ from referee.rules.geometry import SIZE
 from referee.rules.i18n import _
 from referee.vision.errors import NoGridError
 from referee.vision.lattice import lattices
-from referee.vision.lines import Families, line_map
+from referee.vision.lines import Families, Family, line_map
 
 DETECT_SIDE = 1000
 """Longer side of the picture searched for the grid, in pixels."""
@@ -380,15 +380,22 @@ class _Look:
         lattices are fitted best scored first until ``2 * KEEP`` fits are
         grids, or ``FITS`` were tried: a table's boards can make a dozen
         lattices that score above the sheet's and fit no grid."""
-        found: list[tuple[float, NDArray[np.float64], bool]] = []
-        for pair in self.families.pairs(faint):
-            outvoted = pair[0].outvoted or pair[1].outvoted
-            for score, quad in lattices(self.strength, pair, self.smallest * min(self.strength.shape), self.banded):
-                found.append((score, quad, outvoted))
+        return self._grids(self.families.pairs(faint), offered)
+
+    def outvoted(self, offered: list[Quad]) -> list[Candidate]:
+        """Grids, as ``grids``, from the families found once the lines
+        through each direction's strongest vanishing point are set aside
+        (``Families.set_aside``); none of them is clear."""
+        return [c._replace(outvoted=True) for c in self._grids(self.families.set_aside(), offered)]
+
+    def _grids(self, pairs: list[tuple[Family, Family]], offered: list[Quad]) -> list[Candidate]:
+        found: list[tuple[float, NDArray[np.float64]]] = []
+        for pair in pairs:
+            found += lattices(self.strength, pair, self.smallest * min(self.strength.shape), self.banded)
         found.sort(key=lambda t: -t[0])
         scored: list[Candidate] = []
         tried: list[Quad] = []
-        for _score, quad, outvoted in found:
+        for _score, quad in found:
             if len(scored) == 2 * KEEP or len(tried) == FITS:
                 break
             q = _order(quad / self.k)
@@ -397,7 +404,7 @@ class _Look:
             tried.append(q)
             cand = self.fitted(q)
             if cand is not None:
-                scored.append(cand._replace(outvoted=outvoted))
+                scored.append(cand)
         scored.sort(key=lambda c: -c.support)
         clear = [c for c in scored if c.clear][:KEEP]
         return clear + [c for c in scored if not c.clear and c.support >= FAINT_SUPPORT][:KEEP]
@@ -415,11 +422,8 @@ def find_grids(rgb: NDArray[np.uint8]) -> Iterator[Candidate]:
     The search widens only when asked for more, so a plain photo costs one
     search: first the lines most of the picture agrees on; then lines that
     meet at a point far fewer lines meet at (a sheet on a checked cloth, whose
-    long stripes outvote its grid), the lines left once those through each
-    direction's strongest point are set aside (a small sheet on a plaid a
-    few degrees off, whose stripes hide its lines from the Hough transform),
-    and lines at angles after the three strongest (a sheet beside pages of
-    text); then both again with every
+    long stripes outvote its grid), and lines at angles after the three
+    strongest (a sheet beside pages of text); then both again with every
     line seen ``FAINT_GAIN`` times stronger (a blurred photo, whose thin
     lines lose their darkness); then both on a picture half as large
     (``COARSE_SIDE``: a blurred photo taken close, whose lines blur wider
@@ -429,12 +433,19 @@ def find_grids(rgb: NDArray[np.uint8]) -> Iterator[Candidate]:
     reader refuses is followed by the same grid moved by whole squares to
     where its lattice is seen best (``_Look.moved``), if that is elsewhere.
     Last come the grids whose lattice every search saw only faintly (a dim
-    and blurred photo), best supported first."""
+    and blurred photo), best supported first, among them those found only
+    once the lines through each direction's strongest vanishing point are
+    set aside (a small sheet on a plaid a few degrees off, whose stripes
+    hide its short lines from the Hough transform): looked for only then,
+    they cost nothing to a photo read before, and cannot push its grid out
+    of a search's fits."""
     offered: list[Quad] = []
     faint: list[Candidate] = []
     lines = _Lines(rgb)
+    looks: list[_Look] = []
     for side, gain, smallest, banded in LOOKS:
         look = _Look(lines, side, gain, smallest, banded)
+        looks.append(look)
         # the coarse search offers KEEP clear grids in all: over a cloth, whose
         # lattice it sees again at other extents, each costs a reading
         budget = KEEP if look.coarse else 2 * KEEP
@@ -451,6 +462,12 @@ def find_grids(rgb: NDArray[np.uint8]) -> Iterator[Candidate]:
                     if moved is not None and not any(_same(moved.quad, other) for other in offered):
                         offered.append(moved.quad)
                         yield moved
+    # only now, when no clear grid was the sheet: lines that stronger ones
+    # outvoted, in every look but the banded one (whose case, a sheet square
+    # with the cloth, has no other vanishing point to find)
+    for look in looks:
+        if not look.banded:
+            faint += look.outvoted(offered)
     shown = 0
     for cand in sorted(faint, key=lambda c: -c.support):
         if shown < KEEP and not any(_same(cand.quad, other) for other in offered):

@@ -14,8 +14,8 @@ the two directions of the grid. Under perspective each direction's lines
 meet at a vanishing point; finding both points lets the next stage undo the
 perspective up to an affine map, after which the grid is two sets of
 parallel, evenly spaced lines. A cloth's stripes may run within a few
-degrees of the sheet's lines and outvote them, so the wider search also
-looks for lines among the pixels that do not point at each direction's
+degrees of the sheet's lines and outvote them, so the last search looks
+for lines among the pixels that do not point at each direction's
 strongest vanishing point.
 """
 
@@ -342,14 +342,20 @@ class Families:
         """The pairs without a faint family, or (``faint``) those with one:
         a vanishing point far fewer lines meet at, or a main angle after
         the first ``FIRST_LOOK`` (a sheet beside printed pages, whose lines
-        of text make the strongest angles); with ``faint``, also the pairs
-        found once each direction's strongest lines are set aside."""
+        of text make the strongest angles)."""
         out = []
         for i in range(len(self.dirs)):
             for j in range(i + 1, len(self.dirs)):
                 if _angle_apart(self.dirs[i], self.dirs[j]) < APART or (j >= FIRST_LOOK and not faint):
                     continue
                 out += [p for p in self._pair(i, j) if (p[0].faint or p[1].faint) == faint]
-                if faint:
+        return out
+
+    def set_aside(self) -> list[tuple[Family, Family]]:
+        """The pairs of every two main angles apart enough (``_set_aside``)."""
+        out = []
+        for i in range(len(self.dirs)):
+            for j in range(i + 1, len(self.dirs)):
+                if _angle_apart(self.dirs[i], self.dirs[j]) >= APART:
                     out += self._set_aside(i, j)
         return out
