@@ -432,13 +432,13 @@ def find_grids(rgb: NDArray[np.uint8]) -> Iterator[Candidate]:
     lines summed over the whole picture). Each clearly seen grid the
     reader refuses is followed by the same grid moved by whole squares to
     where its lattice is seen best (``_Look.moved``), if that is elsewhere.
-    Last come the grids whose lattice every search saw only faintly (a dim
-    and blurred photo), best supported first, among them those found only
+    Then come the grids whose lattice every search saw only faintly (a dim
+    and blurred photo), best supported first; last, the grids found only
     once the lines through each direction's strongest vanishing point are
     set aside (a small sheet on a plaid a few degrees off, whose stripes
-    hide its short lines from the Hough transform): looked for only then,
+    hide its short lines from the Hough transform). Looked for only then,
     they cost nothing to a photo read before, and cannot push its grid out
-    of a search's fits."""
+    of a search's fits or the faint grids offered."""
     offered: list[Quad] = []
     faint: list[Candidate] = []
     lines = _Lines(rgb)
@@ -462,20 +462,25 @@ def find_grids(rgb: NDArray[np.uint8]) -> Iterator[Candidate]:
                     if moved is not None and not any(_same(moved.quad, other) for other in offered):
                         offered.append(moved.quad)
                         yield moved
-    # only now, when no clear grid was the sheet: lines that stronger ones
+    yield from _best_faint(faint, offered)
+    # only now, when no grid so far was the sheet: lines that stronger ones
     # outvoted, in every look but the banded one (whose case, a sheet square
     # with the cloth, has no other vanishing point to find)
-    for look in looks:
-        if not look.banded:
-            faint += look.outvoted(offered)
+    outvoted = [c for look in looks if not look.banded for c in look.outvoted(offered)]
+    yield from _best_faint(outvoted, offered)
+    if not offered:
+        raise NoGridError(NO_GRID)
+
+
+def _best_faint(faint: list[Candidate], offered: list[Quad]) -> Iterator[Candidate]:
+    """The ``KEEP`` best supported of ``faint``, leaving out any within half
+    a square of one already ``offered`` (and adding them to it)."""
     shown = 0
     for cand in sorted(faint, key=lambda c: -c.support):
         if shown < KEEP and not any(_same(cand.quad, other) for other in offered):
             offered.append(cand.quad)
             shown += 1
             yield cand
-    if not offered:
-        raise NoGridError(NO_GRID)
 
 
 def shifted(quad: Quad, dx: float, dy: float) -> Quad:
