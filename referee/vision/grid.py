@@ -104,7 +104,7 @@ class Candidate(NamedTuple):
     support: float
     """``lattice_support``: the share of the inner lines' segments seen."""
     outvoted: bool = False
-    """Found only among lines that stronger ones outvoted (``Family.outvoted``)."""
+    """Found only among lines that stronger ones outvoted (``Families.set_aside``)."""
 
     @property
     def clear(self) -> bool:

@@ -21,7 +21,7 @@ strongest vanishing point.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -77,9 +77,6 @@ class Family:
     """Whether only the wider search looks at it: far fewer lines meet at its
     vanishing point than at its direction's first, or its direction is not
     among the ``FIRST_LOOK`` strongest."""
-    outvoted: bool = False
-    """Whether it was found only once the lines through its direction's
-    strongest vanishing point were set aside (``Families._set_aside``)."""
 
 
 def _to_lines(hough: NDArray[np.float64], shape: tuple[int, ...]) -> NDArray[np.float64]:
@@ -327,15 +324,13 @@ class Families:
         pixel whose own direction points at the cloth's leaves the sheet's
         lines to be found by themselves."""
         if (i, j) not in self._aside:
-            region = self._region(i, j)
             made = self._pair(i, j)
-            both: list[list[Family]] = []
+            both: list[list[Family]] = [[], []]
             for n, k in enumerate((i, j)):
-                if made:
-                    rest = self.near(k) & region
-                    rest &= ~self._towards(rest, made[0][n].vanishing)
-                    both.append([replace(fam, faint=True, outvoted=True) for fam in self._families(rest, k)])
-            self._aside[i, j] = [(a, b) for a in both[0] for b in both[1]] if len(both) == 2 else []
+                if made:  # made[0] pairs each direction's strongest point
+                    rest = self.near(k) & self._region(i, j)
+                    both[n] = self._families(rest & ~self._towards(rest, made[0][n].vanishing), k)
+            self._aside[i, j] = [(a, b) for a in both[0] for b in both[1]]
         return self._aside[i, j]
 
     def pairs(self, faint: bool) -> list[tuple[Family, Family]]:
