@@ -333,24 +333,23 @@ class Families:
             self._aside[i, j] = [(a, b) for a in both[0] for b in both[1]]
         return self._aside[i, j]
 
+    def _angle_pairs(self) -> list[tuple[int, int]]:
+        """The pairs of main angles (by index) at least ``APART`` apart."""
+        d = self.dirs
+        every = [(i, j) for i in range(len(d)) for j in range(i + 1, len(d))]
+        return [(i, j) for i, j in every if _angle_apart(d[i], d[j]) >= APART]
+
     def pairs(self, faint: bool) -> list[tuple[Family, Family]]:
         """The pairs without a faint family, or (``faint``) those with one:
         a vanishing point far fewer lines meet at, or a main angle after
         the first ``FIRST_LOOK`` (a sheet beside printed pages, whose lines
         of text make the strongest angles)."""
         out = []
-        for i in range(len(self.dirs)):
-            for j in range(i + 1, len(self.dirs)):
-                if _angle_apart(self.dirs[i], self.dirs[j]) < APART or (j >= FIRST_LOOK and not faint):
-                    continue
+        for i, j in self._angle_pairs():
+            if faint or j < FIRST_LOOK:
                 out += [p for p in self._pair(i, j) if (p[0].faint or p[1].faint) == faint]
         return out
 
     def set_aside(self) -> list[tuple[Family, Family]]:
         """The pairs of every two main angles apart enough (``_set_aside``)."""
-        out = []
-        for i in range(len(self.dirs)):
-            for j in range(i + 1, len(self.dirs)):
-                if _angle_apart(self.dirs[i], self.dirs[j]) >= APART:
-                    out += self._set_aside(i, j)
-        return out
+        return [p for i, j in self._angle_pairs() for p in self._set_aside(i, j)]
