@@ -367,14 +367,18 @@ def read_sheet(
     has no hero spaces, and one where nothing destroys no destroyed ones),
     at most ``heroes`` hero spaces (by default, one per hero card) and at
     most ``monsters`` monster spaces (by default, any number). Each square's
-    confidence is weighed with its sheet (``doubt``).
+    confidence is weighed with its sheet (``doubt``), except that a square
+    whose code the game's limits chose, not the networks, is never made
+    surer than the networks are of it: the weighing was fitted on readings
+    no game limited, and such a code is a guess, shown to the player as one.
 
     Raises a ``VisionError`` with a sentence for the player when the photo
     cannot be read."""
-    reading, weighed_by = read_with_clues(data, side, drawable, heroes, monsters)
+    reading, weighed_by, overruled = read_with_clues(data, side, drawable, heroes, monsters)
     free = _free_spaces(map_sides()[reading.side])
     conf = np.array(reading.confidence, np.float64).ravel()
-    conf[free] = np.round(chance_right(weighed_by), 3)
+    chance = np.round(chance_right(weighed_by), 3)
+    conf[free] = np.where(overruled, np.minimum(chance, conf[free]), chance)
     rows = tuple(tuple(float(v) for v in conf[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE))
     return replace(reading, confidence=rows)
 
@@ -385,11 +389,13 @@ def read_with_clues(
     drawable: frozenset[str] = terrain.DRAWN,
     heroes: int | None = None,
     monsters: int | None = None,
-) -> tuple[SheetReading, NDArray[np.float64]]:
+) -> tuple[SheetReading, NDArray[np.float64], NDArray[np.bool_]]:
     """``read_sheet``'s reading before its confidences are weighed with the
-    sheet, each square's the networks' (``_decide``), and the clues ``doubt``
+    sheet, each square's the networks' (``_decide``); the clues ``doubt``
     weighs them by, a row for each square a player can draw on, in order
-    (``tools/train_doubt.py`` fits the weighing on them)."""
+    (``tools/train_doubt.py`` fits the weighing on them); and, for each of
+    those squares, whether the game's limits (``drawable``, ``heroes``,
+    ``monsters``) changed its code from the one read without them."""
     sides = map_sides()
     if side.upper() not in sides:
         raise VisionError(_("there is no map side %(side)r: choose A, B, C or D", side=side))
@@ -449,10 +455,12 @@ def read_with_clues(
     agreed = agree(squares, free)
     grid, conf = _decide(agreed, squares.probs, map_side, drawable, heroes, monsters)
     rows = clues(squares, agreed, grid, np.array(conf, np.float64).ravel(), free)
+    unlimited, _conf = _decide(agreed, squares.probs, map_side)
+    overruled = np.array(["".join(grid)[i] != "".join(unlimited)[i] for i in free], bool)
     coins = None
     if track is not None and track.score >= TRACK_SEEN:  # found below these corners, this way up
         coins = read_coins(photo.rgb, _to_photo(upright), 0, track)
     corners = tuple(
         (round(float(x) * photo.scale, 1), round(float(y) * photo.scale, 1)) for x, y in rect_obj.corners
     )
-    return SheetReading(map_side.letter, grid, conf, coins, corners, rect_obj.canvas), rows
+    return SheetReading(map_side.letter, grid, conf, coins, corners, rect_obj.canvas), rows, overruled

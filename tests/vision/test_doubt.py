@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import json
 from importlib import resources
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from referee.rules import terrain
+from referee.rules.data import map_sides
 from referee.vision import doubt
 from referee.vision.cells import CLASSES, Squares
 from referee.vision.doubt import CLUES, DRAWN, chance_right, clues, doubtful_line
+from referee.vision.reader import _free_spaces, read_sheet, read_with_clues
 from tests.scripts import load_script
 
 FARM, EMPTY = CLASSES.index(terrain.FARM), CLASSES.index(terrain.EMPTY)
@@ -189,3 +192,20 @@ def test_the_line_flags_the_wrong_squares_asked_or_the_false_alarms_allowed(
     if right_under is not None:
         assert np.mean(chance[right] < cut) == pytest.approx(right_under, abs=0.003)
         assert np.mean(chance[~right] < cut) > flagged
+
+
+def test_a_code_the_game_chose_is_never_made_surer_than_the_networks_read_it() -> None:
+    """Sample 006 read for a game in which no monster may be drawn yet: its
+    monsters become the likeliest of the other codes, a guess the weighing
+    (fitted on readings no game limited) must not make look sure."""
+    sample = Path(__file__).parents[2] / "sample_sheets" / "006.jpg"
+    side = json.loads(sample.with_suffix(".json").read_text())["side"]
+    data = sample.read_bytes()
+    plain, _rows, overruled = read_with_clues(data, side, monsters=0)
+    weighed = read_sheet(data, side, monsters=0)
+    free = _free_spaces(map_sides()[side])
+    chosen = [i for i, limited in zip(free, overruled, strict=True) if limited]
+    assert chosen
+    mine, theirs = np.ravel(weighed.confidence), np.ravel(plain.confidence)
+    assert all(mine[i] <= theirs[i] < doubtful_line() for i in chosen)
+    assert weighed.grid == plain.grid
