@@ -29,11 +29,11 @@ that is the confidence shown. A network, not a logistic regression,
 because the clues do not simply add up: on that draw, cross-validated
 photo by photo, the network flags nine in ten of the wrong squares for
 2.5 % of the right ones, where the regression needed 3.0 % (on the photos
-whose grid is found in place). Its weights, and the line
-under which a square is shown as doubtful, ship in ``doubt.json``. The
+whose grid is found in place). Its weights, and the line under which a
+square is shown as doubtful, ship in ``doubt.json``. The
 line is drawn on that draw too, never on a set that is measured: where as
 many of its right squares are flagged as the target allows (3 %), or
-lower if that flags fewer than the nine in ten of its wrong squares the
+higher if that flags fewer than the nine in ten of its wrong squares the
 target asks for. A wrong square not flagged reaches a score unseen; a
 right one flagged costs the player a glance.
 """
