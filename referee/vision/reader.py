@@ -455,8 +455,8 @@ def read_with_clues(
     agreed = agree(squares, free)
     grid, conf = _decide(agreed, squares.probs, map_side, drawable, heroes, monsters)
     rows = clues(squares, agreed, grid, np.array(conf, np.float64).ravel(), free)
-    unlimited, _conf = _decide(agreed, squares.probs, map_side)
-    overruled = np.array(["".join(grid)[i] != "".join(unlimited)[i] for i in free], bool)
+    limited, unlimited = "".join(grid), "".join(_decide(agreed, squares.probs, map_side)[0])
+    overruled = np.array([limited[i] != unlimited[i] for i in free], bool)
     coins = None
     if track is not None and track.score >= TRACK_SEEN:  # found below these corners, this way up
         coins = read_coins(photo.rgb, _to_photo(upright), 0, track)
