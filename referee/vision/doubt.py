@@ -23,17 +23,17 @@ this stage. Its clues, for each square a player can draw on:
 - the code read (a bare square read as drawn is the likeliest mistake).
 
 A small network over these clues (one hidden layer of ``HIDDEN`` units),
-fitted by ``tools/train_doubt.py`` on a training draw read by the reader
+fitted by ``tools/train_doubt.py`` on training draws read by the reader
 (never a measured set), gives the chance that the square is read right:
 that is the confidence shown. A network, not a logistic regression,
-because the clues do not simply add up: on that draw, cross-validated
+because the clues do not simply add up: on the first draw, cross-validated
 photo by photo, the network flags nine in ten of the wrong squares for
 2.5 % of the right ones, where the regression needed 3.0 % (on the photos
 whose grid is found in place). Its weights, and the line under which a
 square is shown as doubtful, ship in ``doubt.json``. The
-line is drawn on that draw too, never on a set that is measured: where as
-many of its right squares are flagged as the target allows (3 %), or
-higher if that flags fewer than the nine in ten of its wrong squares the
+line is drawn on those draws too, never on a set that is measured: where as
+many of their right squares are flagged as the target allows (3 %), or
+higher if that flags fewer than the nine in ten of their wrong squares the
 target asks for. A wrong square not flagged reaches a score unseen; a
 right one flagged costs the player a glance.
 """
@@ -77,10 +77,10 @@ FAR = 5.0
 """Distance (in units of the sheet's usual likest-square distance) given to
 a square with no fellow of its code, and the most any distance counts."""
 HIDDEN = 16
-"""Units in the weighing's hidden layer: chosen on the fitting draw by
-photo-grouped cross-validation (8 flagged a little more right squares for
-nine in ten of the wrong, 32 no fewer); a few hundred weights for some
-90,000 squares."""
+"""Units in the weighing's hidden layer: chosen on the first fitting draw
+by photo-grouped cross-validation (8 flagged a little more right squares
+for nine in ten of the wrong, 32 no fewer), and 32 again no better on
+three draws; a few hundred weights for some 270,000 squares."""
 EDGE = 1e-4
 """Probabilities are kept this far from 0 and 1 before their log-odds."""
 
