@@ -241,3 +241,29 @@ def test_a_track_running_off_the_photo_gives_no_count() -> None:
     cut = photo[:, : photo.shape[1] // 2 + 60].copy()  # the right half of the track is not in the photo
     assert coin_ink(cut, to_photo, 0, track) is None
     assert read_coins(cut, to_photo, 0, track) is None
+
+
+def test_lightly_ticked_coins_in_the_run_are_counted() -> None:
+    """Eight coins marked, two of them with a light tick, well above the six
+    clean coins though far below the hard shaded ones: the count is eight,
+    not left to the player for two faint coins among eight."""
+    ink = np.array([0.3, 0.42, 0.12, 0.35, 0.28, 0.1, 0.38, 0.25] + [0.03, 0.05, 0.04, 0.02, 0.04, 0.03])
+    assert split(ink) == 8
+
+
+def test_a_clean_coin_inside_the_run_gives_no_count() -> None:
+    """Eight coins lightly marked, then six clean ones, the fourth of them
+    smudged: counted to the smudge, the run would hold three coins as clean
+    as the rest, so no count is said; the smudge, as inked as the marked
+    coins, hides where the run ends."""
+    ink = np.array([0.13, 0.09, 0.1, 0.1, 0.12, 0.07, 0.09, 0.11] + [0.0, 0.01, 0.01, 0.08, 0.01, 0.01])
+    assert split(ink) is None
+
+
+def test_shading_spilt_onto_the_next_coin_does_not_count_it() -> None:
+    """Nine coins shaded hard, and the tenth a little grey where the
+    ninth's shading spilt over: counting ten splits too, the grey coin
+    above the four clean ones after it, but the run plainly ends at nine,
+    where the gap is far the larger."""
+    ink = np.array([0.45, 0.38, 0.42, 0.5, 0.44, 0.39, 0.41, 0.47, 0.43] + [0.12, 0.03, 0.04, 0.02, 0.03])
+    assert split(ink) == 9
