@@ -431,10 +431,10 @@ def split(ink: NDArray[np.float64]) -> int | None:
     last one shaded, which then stands a little above the clean coins
     after it. One clean coin alone shows no spread, and a light falling
     unevenly along the track can leave it the only light one: a count of
-    13 needs twice the gap and no faint coin. A
-    track whose coins are all alike gives nothing to compare: a printing's
-    solid discs look inked, and a track read a little off its place looks
-    clean, so the player is asked rather than told 0 or 14."""
+    13 needs twice the gap and no faint coin. A track whose coins are all
+    alike gives nothing to compare: a printing's solid discs look inked,
+    and a track read a little off its place looks clean, so the player is
+    asked rather than told 0 or 14."""
     best: tuple[float, int] | None = None
     for count in range(1, len(ink)):
         inked, clean = ink[:count], ink[count:]
