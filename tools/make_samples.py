@@ -67,7 +67,9 @@ Seed ranges: the committed ``sample_sheets`` use seed 5 (made by an earlier
 version of this script, in the old truth format); training sets seeds 1000,
 3000 (``--balanced``), 6000 (``--family printable``), 8000, 9000
 (``--balanced``), 10000, 11000 (``--balanced``), 12000, 13000
-(``--balanced``), 14000 and 15000 (``--balanced``); the doubt weighing's
+(``--balanced``), 14000 and 15000 (``--balanced``), and for going on
+training the networks 23000, 24000 (``--balanced``) and 25000
+(``--family printable``); the doubt weighing's
 fitting draws 20000, 21000 and 22000 (``tools/train_doubt.py``); held-out
 bench sets 2000, 2500 and 4000. Never train on a set that is measured.
 """

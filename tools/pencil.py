@@ -11,8 +11,9 @@ through a paper grain, the way pencil catches on the paper's tooth.
   coin's ring).
 - Graphite (style ``graphite``): the letters F V A W M H in a handwriting of
   the sample's own (slant, size, stroke width, wobble, shapes of letters), or
-  small icons (tree, house, wheat, waves, monster face, hero) from one of
-  several icon sets, or mixed from them, one or two icons for each terrain.
+  small icons (trees, houses, wheat, furrows or a furrowed field, waves or a
+  pond, a monster's face, a hero) from one of several icon sets, or mixed
+  from them, one or two icons for each terrain.
 - A destroyed space is a big graphite X, over empty or over colour.
 - Coins are marked on the coin track from the left: shaded, coloured,
   crossed, ticked or blotted.
@@ -60,6 +61,13 @@ def _star(cx: float = 0.5, cy: float = 0.55, r: float = 0.4) -> Stroke:
             cy + r * math.sin(-math.pi / 2 + k * 4 * math.pi / 5),
         )
         for k in range(6)
+    ]
+
+
+def _ellipse(cx: float, cy: float, rx: float, ry: float, n: int = 16) -> Stroke:
+    return [
+        (cx + rx * math.cos(2 * math.pi * k / n), cy + ry * math.sin(2 * math.pi * k / n))
+        for k in range(n + 1)
     ]
 
 
@@ -184,8 +192,75 @@ ICON_SETS: dict[str, dict[str, Glyph]] = {
         ],
         "H": [[(0.2, 0.15), (0.8, 0.15), (0.78, 0.55), (0.5, 0.9), (0.22, 0.55), (0.2, 0.15)]],
     },
+    "scenes": {
+        "F": [
+            [(0.08, 0.72), (0.28, 0.12), (0.46, 0.72), (0.08, 0.72)],
+            [(0.28, 0.72), (0.28, 0.92)],
+            [(0.54, 0.72), (0.72, 0.2), (0.92, 0.72), (0.54, 0.72)],
+            [(0.72, 0.72), (0.72, 0.92)],
+        ],
+        "V": [
+            [(0.08, 0.9), (0.08, 0.5), (0.28, 0.3), (0.48, 0.5), (0.48, 0.9), (0.08, 0.9)],
+            [(0.52, 0.9), (0.52, 0.45), (0.72, 0.2), (0.92, 0.45), (0.92, 0.9), (0.52, 0.9)],
+        ],
+        "A": [
+            [(0.36, 0.2), (0.32, 0.82)],
+            [(0.52, 0.2), (0.48, 0.82)],
+            [(0.68, 0.2), (0.64, 0.82)],
+            [(0.24, 0.14), (0.84, 0.14), (0.78, 0.88), (0.18, 0.88), (0.24, 0.14)],
+        ],
+        "W": [_ellipse(0.5, 0.52, 0.42, 0.3), _wave(0.52, 0.25, 0.75, 0.06, 7)],
+        "M": [
+            _circle(0.5, 0.55, 0.3),
+            [(0.3, 0.4), (0.15, 0.12), (0.4, 0.3)],
+            [(0.7, 0.4), (0.85, 0.12), (0.6, 0.3)],
+            [(0.32, 0.68), (0.4, 0.6), (0.48, 0.7), (0.56, 0.6), (0.64, 0.7), (0.7, 0.62)],
+        ],
+        "H": [
+            _circle(0.5, 0.18, 0.1),
+            [(0.5, 0.28), (0.5, 0.62)],
+            [(0.22, 0.4), (0.78, 0.4)],
+            [(0.3, 0.92), (0.5, 0.62), (0.7, 0.92)],
+        ],
+    },
+    "marks": {
+        "F": [
+            _circle(0.5, 0.28, 0.16),
+            _circle(0.32, 0.48, 0.16),
+            _circle(0.68, 0.48, 0.16),
+            [(0.5, 0.55), (0.5, 0.92)],
+        ],
+        "V": [
+            [(0.25, 0.9), (0.25, 0.3), (0.35, 0.3), (0.35, 0.15), (0.45, 0.15), (0.45, 0.3), (0.55, 0.3)],
+            [(0.55, 0.3), (0.55, 0.15), (0.65, 0.15), (0.65, 0.3), (0.75, 0.3), (0.75, 0.9), (0.25, 0.9)],
+        ],
+        "A": [
+            [(0.42, 0.22), (0.32, 0.88)],
+            [(0.58, 0.22), (0.68, 0.88)],
+            [(0.2, 0.55), (0.8, 0.55)],
+            [(0.3, 0.22), (0.7, 0.22), (0.92, 0.88), (0.08, 0.88), (0.3, 0.22)],
+        ],
+        "W": [_circle(0.5, 0.5, 0.12, 8), _circle(0.5, 0.5, 0.26, 12), _circle(0.5, 0.5, 0.4, 16)],
+        "M": [
+            [(0.15, 0.2), (0.5, 0.88), (0.85, 0.2), (0.15, 0.2)],
+            [(0.3, 0.35), (0.4, 0.45), (0.5, 0.35), (0.6, 0.45), (0.7, 0.35)],
+            _circle(0.5, 0.62, 0.05, 6),
+        ],
+        "H": [
+            [(0.2, 0.12), (0.8, 0.12), (0.8, 0.5), (0.5, 0.9), (0.2, 0.5), (0.2, 0.12)],
+            [(0.5, 0.2), (0.5, 0.75)],
+            [(0.3, 0.38), (0.7, 0.38)],
+        ],
+    },
 }
-"""Small icons players draw instead of letters, one set per sample."""
+"""Small icons players draw instead of letters, one set per sample. The
+rulebooks leave the drawing to the player, so the sets differ in kind, not
+only in hand: a pine or a round tree or two trees; a house, two houses or a
+tower; wheat, stalks, furrows alone, or a field seen from above or in
+perspective with its furrows; waves, a drop, a pond or ripples; a face with
+or without horns; a star, a sword, a shield or a figure. ``_simplified``
+drops strokes other than the first, so a field's furrows are drawn before
+its outline: a player may draw either."""
 
 DIGITS: dict[str, Glyph] = {
     "0": [_circle(0.5, 0.5, 0.35)],

@@ -97,6 +97,27 @@ def test_composed_ruins_are_pictures_of_their_own() -> None:
                 assert v[0] <= v[2] and v[1] <= v[3]
 
 
+def test_players_draw_each_terrain_in_ways_of_different_kinds() -> None:
+    """The rulebooks leave a terrain's drawing to the player, so the icon
+    sets must not agree on one picture per terrain: a farm is wheat in one
+    set, furrows in another, a field with its furrows in a third. Each set
+    draws all six terrains, inside the square, each terrain its own way."""
+    import pencil
+
+    assert len(pencil.ICON_SETS) >= 5
+    for name, icons in pencil.ICON_SETS.items():
+        assert set(icons) == set("FVAWMH"), name
+        glyphs = [icons[code] for code in "FVAWMH"]
+        assert all(a != b for i, a in enumerate(glyphs) for b in glyphs[i + 1 :]), name
+        for glyph in glyphs:
+            assert all(0 <= v <= 1 for stroke in glyph for point in stroke for v in point), name
+    farms = [icons["A"] for icons in pencil.ICON_SETS.values()]
+    assert len({len(farm) for farm in farms}) >= 3  # stalks, furrows, fields: not one picture redrawn
+    # a field's furrows come before its outline, so a simpler drawing keeps a furrow
+    field = pencil.ICON_SETS["scenes"]["A"]
+    assert len(field[0]) == 2 and len(field[-1]) == 5
+
+
 def test_a_player_may_draw_icons_with_fewer_strokes() -> None:
     import numpy as np
     import pencil
