@@ -47,9 +47,19 @@ PIGMENTS = {
 GRAPHITE = (70, 70, 78)
 
 
-def _circle(cx: float, cy: float, r: float, n: int = 14, a0: float = 0.0, a1: float = 2 * math.pi) -> Stroke:
+def _circle(
+    cx: float,
+    cy: float,
+    r: float,
+    n: int = 14,
+    a0: float = 0.0,
+    a1: float = 2 * math.pi,
+    ry: float | None = None,
+) -> Stroke:
+    """A circle's arc, or an ellipse's when ``ry`` is given (``r`` is then the half width)."""
+    h = r if ry is None else ry
     return [
-        (cx + r * math.cos(a0 + (a1 - a0) * k / n), cy + r * math.sin(a0 + (a1 - a0) * k / n))
+        (cx + r * math.cos(a0 + (a1 - a0) * k / n), cy + h * math.sin(a0 + (a1 - a0) * k / n))
         for k in range(n + 1)
     ]
 
@@ -61,13 +71,6 @@ def _star(cx: float = 0.5, cy: float = 0.55, r: float = 0.4) -> Stroke:
             cy + r * math.sin(-math.pi / 2 + k * 4 * math.pi / 5),
         )
         for k in range(6)
-    ]
-
-
-def _ellipse(cx: float, cy: float, rx: float, ry: float, n: int = 16) -> Stroke:
-    return [
-        (cx + rx * math.cos(2 * math.pi * k / n), cy + ry * math.sin(2 * math.pi * k / n))
-        for k in range(n + 1)
     ]
 
 
@@ -209,7 +212,7 @@ ICON_SETS: dict[str, dict[str, Glyph]] = {
             [(0.68, 0.2), (0.64, 0.82)],
             [(0.24, 0.14), (0.84, 0.14), (0.78, 0.88), (0.18, 0.88), (0.24, 0.14)],
         ],
-        "W": [_ellipse(0.5, 0.52, 0.42, 0.3), _wave(0.52, 0.25, 0.75, 0.06, 7)],
+        "W": [_circle(0.5, 0.52, 0.42, 16, ry=0.3), _wave(0.52, 0.25, 0.75, 0.06, 7)],
         "M": [
             _circle(0.5, 0.55, 0.3),
             [(0.3, 0.4), (0.15, 0.12), (0.4, 0.3)],
