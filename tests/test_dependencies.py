@@ -1,7 +1,8 @@
 """pyproject.toml declares every third-party package the code imports, so a
 fresh ``pip install -e .`` (or ``'.[test]'``) runs it: the package's imports
 against ``dependencies``, the tests', benchmarks' and tools' against
-``dependencies`` plus the ``test`` extra. Imports inside functions count too
+``dependencies`` plus the ``test`` extra, and the ``train`` extra's (torch,
+for ``tools/train_cells.py`` and its tests alone), installed or not. Imports inside functions count too
 (the command line imports its machinery lazily)."""
 
 from __future__ import annotations
@@ -42,6 +43,10 @@ RUNTIME = declared(PYPROJECT["project"]["dependencies"])
 #: app, with gevent's workers (``-k gevent``) holding the pages' event streams.
 PROGRAMS = {"gunicorn": r"^\S+=\S+ gunicorn ", "gevent": r"^\S+=\S+ gunicorn .*-k gevent "}
 TEST = declared(PYPROJECT["project"]["optional-dependencies"]["test"])
+TRAIN = declared(PYPROJECT["project"]["optional-dependencies"]["train"])
+#: The train extra's distributions by the module each is imported as: only
+#: training the square classifier needs them, so a machine may lack them.
+TRAIN_MODULES = {"torch": "torch"}
 
 
 def third_party_imports(folder: Path) -> dict[str, str]:
@@ -71,6 +76,8 @@ def undeclared(folder: str, allowed: set[str]) -> list[str]:
     providers = packages_distributions()
     problems = []
     for module, where in third_party_imports(ROOT / folder).items():
+        if TRAIN_MODULES.get(module) in allowed & TRAIN:
+            continue  # declared in the train extra, installed or not
         distributions = {normalise(d) for d in providers.get(module, [])}
         if not distributions:
             problems.append(f"{where} imports {module}, which no installed distribution provides")
@@ -84,8 +91,16 @@ def test_the_package_declares_what_it_imports() -> None:
 
 
 @pytest.mark.parametrize("folder", ["tests", "bench", "tools"])
-def test_tests_benchmarks_and_tools_need_only_the_test_extra(folder: str) -> None:
-    assert undeclared(folder, RUNTIME | TEST) == []
+def test_tests_benchmarks_and_tools_need_only_the_test_and_train_extras(folder: str) -> None:
+    assert undeclared(folder, RUNTIME | TEST | TRAIN) == []
+
+
+def test_the_train_extra_is_allowed_only_where_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "mod.py").write_text("def late():\n    import torch\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    assert undeclared("pkg", RUNTIME | TEST | TRAIN) == []
+    assert undeclared("pkg", RUNTIME) != []
 
 
 def test_every_runtime_dependency_is_imported() -> None:

@@ -7,10 +7,13 @@ from what it will see, with the grid's corners and orientation taken from
 the truth (``corners_px``, or ``corners`` in the older truth files such as
 ``sample_sheets/``), so training depends neither on the grid finder nor on
 the orientation stage, and a wrong turn never teaches it a wrong label. Then it
-fits a small network (ReLU hidden layers, softmax out) with Adam, in numpy,
+fits a small network with Adam, in torch (the train extra): three
+convolutions over each square's picture (``cells.pictures``) beside the
+square's features (``cells.features``), a ReLU hidden layer, softmax out,
 weighting rare codes (heroes, monsters, destroyed spaces) up so that they
-are not sacrificed to the common ones. ``--members N`` fits N such networks
-alike, each from its own seed, and ships them together: the reader reads
+are not sacrificed to the common ones. The reader runs the trained network
+in numpy (``cells.forward``), so torch is needed to train, never to read.
+``--members N`` fits N such networks alike, each from its own seed, and ships them together: the reader reads
 their mean (``cells.ensemble``). ``--member FILE`` hands it a network it
 already fitted alike (with ``--no-refit``), so that members can be fitted
 one at a time, or side by side, and joined at the end. ``--start FILE``
@@ -32,7 +35,10 @@ Never train on a set that is measured: the committed ``sample_sheets`` (seed
 
     python tools/make_samples.py --out /tmp/train1000 --count 2000 --seed 1000 --designs train --jobs 2
     python tools/make_samples.py --out /tmp/train3000 --count 1500 --seed 3000 --balanced --jobs 2
+    pip install -e '.[train]'
     python tools/train_cells.py /tmp/train1000 /tmp/train3000 --out referee/vision/cells.npz
+
+The shipped weights' own recipe, with its seeds, is in the README.
 """
 
 from __future__ import annotations
@@ -42,17 +48,33 @@ import json
 import multiprocessing
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
+
+if TYPE_CHECKING:
+    import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's referee, not an installed one
 
 from referee.rules import terrain  # noqa: E402
 from referee.rules.data import map_sides  # noqa: E402
 from referee.rules.geometry import SIZE  # noqa: E402
-from referee.vision.cells import CLASSES, UNSURE, ensemble, even_light, features, members  # noqa: E402
+from referee.vision.cells import (  # noqa: E402
+    CLASSES,
+    CONVOLUTIONS,
+    INNER,
+    PICTURE_GAIN,
+    UNSURE,
+    even_light,
+    features,
+    hidden,
+    mean_of,
+    members,
+    pictures,
+)
 from referee.vision.errors import VisionError  # noqa: E402
 from referee.vision.load import load_photo  # noqa: E402
 from referee.vision.rectify import rectify  # noqa: E402
@@ -69,8 +91,9 @@ def true_corners(truth: dict[str, object]) -> np.ndarray:
     return np.array(corners, np.float32).reshape(4, 2)
 
 
-def _photo(path: Path) -> tuple[np.ndarray, list[int], list[int]] | None:
-    """One photo's features, true codes and printed codes (or -1); None if unreadable."""
+def _photo(path: Path) -> tuple[np.ndarray, np.ndarray, list[int], list[int]] | None:
+    """One photo's features, pictures (uint8), true codes and printed codes
+    (or -1); None if unreadable."""
     truth = json.loads(path.with_suffix(".json").read_text())
     side = map_sides()[truth["side"]]
     try:
@@ -78,15 +101,28 @@ def _photo(path: Path) -> tuple[np.ndarray, list[int], list[int]] | None:
     except VisionError:
         return None
     rect = rectify(photo.rgb, true_corners(truth) / np.float32(photo.scale))
-    x = features(even_light(rect.canvas), side)
+    light = even_light(rect.canvas)
+    x = features(light, side)
+    pics = np.round(pictures(light, side) * 255.0).astype(np.uint8)
     y = [CLASSES.index(ch) for ch in "".join(truth["grid"])]
     codes = [side.printed(*divmod(i, SIZE)) for i in range(SIZE * SIZE)]
-    return x, y, [CLASSES.index(c) if c != terrain.EMPTY else -1 for c in codes]
+    return x, pics, y, [CLASSES.index(c) if c != terrain.EMPTY else -1 for c in codes]
 
 
-def extract(folder: Path, jobs: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Features, true codes, the printed code (or -1) and the photo number of every square."""
-    xs, ys, printed, photo_no = [], [], [], []
+class Squares(NamedTuple):
+    """Every square of some photos: features, pictures (uint8, as
+    ``cells.pictures`` times 255), true code, printed code (or -1), photo number."""
+
+    x: np.ndarray
+    pics: np.ndarray
+    y: np.ndarray
+    printed: np.ndarray
+    photo: np.ndarray
+
+
+def extract(folder: Path, jobs: int = 1) -> Squares:
+    """Every square of the photos in ``folder``."""
+    xs, pics, ys, printed, photo_no = [], [], [], [], []
     paths = sorted(folder.glob("*.jpg"))
     cv2.setNumThreads(1)  # OpenCV's own threads and fork() do not mix
     pool = multiprocessing.Pool(jobs, initializer=cv2.setNumThreads, initargs=(1,)) if jobs > 1 else None
@@ -97,20 +133,88 @@ def extract(folder: Path, jobs: int = 1) -> tuple[np.ndarray, np.ndarray, np.nda
         if row is None:
             continue
         xs.append(row[0])
-        ys.append(row[1])
-        printed.append(row[2])
+        pics.append(row[1])
+        ys.append(row[2])
+        printed.append(row[3])
         photo_no.append(np.full(SIZE * SIZE, n))
     if pool:
         pool.close()
         pool.join()
-    return np.concatenate(xs), np.concatenate(ys), np.concatenate(printed), np.concatenate(photo_no)
+    return Squares(
+        np.concatenate(xs),
+        np.concatenate(pics),
+        np.concatenate(ys),
+        np.concatenate(printed),
+        np.concatenate(photo_no),
+    )
+
+
+CHANNELS = (16, 32, 48)
+"""Channels of the three convolutions."""
+
+
+def _layout(state: dict[str, torch.Tensor]) -> Weights:
+    """Torch's parameters in ``cells``' layout: each kernel as (neighbour,
+    input channel) rows by output columns, each dense layer inputs by outputs."""
+    out: Weights = {}
+    for i in range(1, CONVOLUTIONS + 1):
+        k = state[f"conv{i}.weight"].detach().numpy()
+        out[f"k{i}"] = k.transpose(2, 3, 1, 0).reshape(-1, k.shape[0])
+        out[f"kb{i}"] = state[f"conv{i}.bias"].detach().numpy()
+    for i in (1, 2):
+        out[f"w{i}"] = state[f"dense{i}.weight"].detach().numpy().T
+        out[f"b{i}"] = state[f"dense{i}.bias"].detach().numpy()
+    return {k: np.ascontiguousarray(a, np.float32) for k, a in out.items()}
+
+
+def _torch_state(w: Weights) -> dict[str, torch.Tensor]:
+    """``_layout`` undone: a network of ``cells``' layout as torch parameters."""
+    import torch
+
+    state = {}
+    for i in range(1, CONVOLUTIONS + 1):
+        k = w[f"k{i}"]
+        c_in = k.shape[0] // 9
+        state[f"conv{i}.weight"] = torch.from_numpy(k.reshape(3, 3, c_in, -1).transpose(3, 2, 0, 1).copy())
+        state[f"conv{i}.bias"] = torch.from_numpy(w[f"kb{i}"].copy())
+    for i in (1, 2):
+        state[f"dense{i}.weight"] = torch.from_numpy(w[f"w{i}"].T.copy())
+        state[f"dense{i}.bias"] = torch.from_numpy(w[f"b{i}"].copy())
+    return state
+
+
+def _network(features: int, hidden: int, channels: tuple[int, ...] = CHANNELS) -> torch.nn.Module:
+    """The network ``cells.hidden`` and ``cells.forward`` compute: three
+    convolutions over the square's picture, each halving it, then one
+    hidden layer over what they saw beside the square's features."""
+    import torch
+    from torch import nn
+
+    class Network(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            sizes = (3, *channels)
+            for i in range(1, CONVOLUTIONS + 1):
+                setattr(self, f"conv{i}", nn.Conv2d(sizes[i - 1], sizes[i], 3, padding=1))
+            side = INNER // 2**CONVOLUTIONS
+            self.dense1 = nn.Linear(channels[-1] * side * side + features, hidden)
+            self.dense2 = nn.Linear(hidden, len(CLASSES))
+
+        def forward(self, pics: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+            z = pics * PICTURE_GAIN
+            for i in range(1, CONVOLUTIONS + 1):
+                z = torch.nn.functional.max_pool2d(torch.relu(getattr(self, f"conv{i}")(z)), 2)
+            h = torch.relu(self.dense1(torch.cat([z.flatten(1), x], 1)))
+            return self.dense2(h)
+
+    return Network()
 
 
 def train(
     x: np.ndarray,
+    pics: np.ndarray,
     y: np.ndarray,
     hidden: int,
-    layers: int,
     epochs: int,
     seed: int,
     balance: float,
@@ -118,110 +222,130 @@ def train(
     lr: float = 2e-3,
     start: Weights | None = None,
 ) -> Weights:
-    """Adam on the class-weighted cross entropy, with a little input noise.
+    """Adam on the class-weighted cross entropy, with a little noise on the
+    features and each batch's pictures moved a pixel or none each way (the
+    reader's grid may sit a pixel off), the step size rising over the first
+    seventh and falling to nothing by the end (one cycle).
 
+    ``pics``: the squares' pictures as uint8 (``cells.pictures`` times 255).
     ``start``: a network already trained (of the same shape) to go on from,
     its input scaling kept, instead of a random one. Training it further on
     photos of a newer generator teaches it what the generator now draws
     without refitting from nothing on every photo it has seen before."""
+    import torch
+
+    torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     if start is None:
         mean, std = x.mean(0), x.std(0) + 1e-3
     else:
         mean, std = start["mean"], start["std"]
-    z = ((x - mean) / std).astype(np.float32)
-    n_out = len(CLASSES)
-    counts = np.bincount(y, minlength=n_out).astype(np.float64)
+    net = _network(x.shape[1], hidden)
+    if start is not None:
+        want = {k: tuple(v.shape) for k, v in net.state_dict().items()}
+        state = _torch_state(start) if "k1" in start else {}
+        if {k: tuple(v.shape) for k, v in state.items()} != want:
+            raise ValueError("the starting network is not of the shape asked for (--hidden)")
+        net.load_state_dict(state)
+    z = torch.from_numpy(((x - mean) / std).astype(np.float32))
+    images = torch.from_numpy(pics).permute(0, 3, 1, 2)  # uint8, squares x colours x rows x columns
+    codes = torch.from_numpy(y.astype(np.int64))
+    counts = np.bincount(y, minlength=len(CLASSES)).astype(np.float64)
     cw = (counts.max() / np.maximum(counts, 1.0)) ** balance
     cw *= counts.sum() / (cw * counts).sum()
-    row_weight = cw[y].astype(np.float32)
-    sizes = [x.shape[1]] + [hidden] * layers + [n_out]
-    depth = len(sizes) - 1
-    p: dict[str, np.ndarray] = {}
-    for i in range(depth):
-        p[f"w{i + 1}"] = rng.normal(0, np.sqrt(2 / sizes[i]), (sizes[i], sizes[i + 1])).astype(np.float32)
-        p[f"b{i + 1}"] = np.zeros(sizes[i + 1], np.float32)
-    if start is not None:
-        if {k: a.shape for k, a in p.items()} != {k: start[k].shape for k in p}:
-            raise ValueError("the starting network is not of the shape asked for (--hidden, --layers)")
-        p = {k: start[k].astype(np.float32) for k in p}
-    m = {k: np.zeros_like(a) for k, a in p.items()}
-    v = {k: np.zeros_like(a) for k, a in p.items()}
-    decay, t = 1e-4, 0
-    onehot = np.eye(n_out, dtype=np.float32)[y]
-    for epoch in range(epochs):
-        order = rng.permutation(len(z))
-        for s in range(0, len(z), batch):
+    class_weight = torch.tensor(cw, dtype=torch.float32)
+    steps = max(1, epochs * -(-len(y) // batch))
+    opt = torch.optim.Adam(net.parameters(), lr=lr, weight_decay=1e-5)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=1 / 7)
+    net.train()
+    for _ in range(epochs):
+        order = torch.from_numpy(rng.permutation(len(y)))
+        for s in range(0, len(y), batch):
             idx = order[s : s + batch]
-            acts = [z[idx] + rng.normal(0, 0.05, (len(idx), z.shape[1])).astype(np.float32)]
-            for i in range(1, depth):
-                acts.append(np.maximum(acts[-1] @ p[f"w{i}"] + p[f"b{i}"], 0))
-            lo = acts[-1] @ p[f"w{depth}"] + p[f"b{depth}"]
-            lo -= lo.max(1, keepdims=True)
-            pr = np.exp(lo)
-            pr /= pr.sum(1, keepdims=True)
-            d = (pr - onehot[idx]) * row_weight[idx][:, None] / len(idx)
-            g: dict[str, np.ndarray] = {}
-            for i in range(depth, 0, -1):
-                g[f"w{i}"] = acts[i - 1].T @ d + decay * p[f"w{i}"]
-                g[f"b{i}"] = d.sum(0)
-                if i > 1:
-                    d = (d @ p[f"w{i}"].T) * (acts[i - 1] > 0)
-            t += 1
-            for k in p:
-                m[k] = 0.9 * m[k] + 0.1 * g[k]
-                v[k] = 0.999 * v[k] + 0.001 * g[k] ** 2
-                p[k] -= lr * (m[k] / (1 - 0.9**t)) / (np.sqrt(v[k] / (1 - 0.999**t)) + 1e-8)
-        if epoch in (epochs * 2 // 3, epochs * 5 // 6):
-            lr /= 4
-    out = {"mean": mean, "std": std, **p}
-    return {k: np.asarray(a, np.float32) for k, a in out.items()}
+            dy, dx = (int(v) for v in rng.integers(-1, 2, 2))
+            p = torch.roll(images[idx].float() / 255.0, shifts=(dy, dx), dims=(2, 3))
+            noisy = z[idx] + 0.05 * torch.from_numpy(rng.standard_normal((len(idx), z.shape[1]), np.float32))
+            loss = torch.nn.functional.cross_entropy(net(p, noisy), codes[idx], weight=class_weight)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            schedule.step()
+    return {
+        "mean": np.asarray(mean, np.float32),
+        "std": np.asarray(std, np.float32),
+        **_layout(net.state_dict()),
+    }
 
 
-def read(
-    nets: list[Weights], x: np.ndarray, printed: np.ndarray, temperature: float = 1.0
-) -> tuple[np.ndarray, np.ndarray]:
+class Seen(NamedTuple):
+    """What some networks make of some squares, before their temperature:
+    each network's last hidden layer, worked out once for every temperature tried."""
+
+    nets: list[Weights]
+    layers: list[np.ndarray]
+    squares: Squares
+
+    @classmethod
+    def of(cls, nets: list[Weights], sq: Squares) -> Seen:
+        step = 4096
+        layers = [
+            np.concatenate(
+                [
+                    hidden(sq.x[s : s + step], w, sq.pics[s : s + step].astype(np.float32) / 255.0)
+                    for s in range(0, len(sq.y), step)
+                ]
+            )
+            for w in nets
+        ]
+        return cls(nets, layers, sq)
+
+    def probs(self, temperature: float) -> np.ndarray:
+        return mean_of(self.layers, self.nets, temperature)
+
+
+def read(seen: Seen, temperature: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
     """Codes and confidences the way the reader decides them: a printed square
     is its printed code, any other square the likeliest drawn code, its
     probability renormalised over the drawn codes."""
-    probs = ensemble(x.astype(np.float32), nets, temperature)
+    printed = seen.squares.printed
+    probs = seen.probs(temperature)
+    rows = np.arange(len(printed))
     pick = np.where(printed >= 0, printed, 0)
     drawn = probs[:, DRAWN] / np.maximum(probs[:, DRAWN].sum(1, keepdims=True), 1e-6)
     k = drawn.argmax(1)
     codes = np.where(printed >= 0, printed, np.array(DRAWN)[k])
-    conf = np.where(printed >= 0, probs[np.arange(len(x)), pick], drawn[np.arange(len(x)), k])
+    conf = np.where(printed >= 0, probs[rows, pick], drawn[rows, k])
     return codes, conf
 
 
-def calibrate(
-    nets: list[Weights], x: np.ndarray, y: np.ndarray, printed: np.ndarray, right_doubtful: float
-) -> float:
+def calibrate(seen: Seen, right_doubtful: float) -> float:
     """The temperature: the best fit to held-out squares, softened until about
     ``right_doubtful`` of the right ones are doubtful."""
+    y = seen.squares.y
 
     def nll(temp: float) -> float:
-        probs = ensemble(x.astype(np.float32), nets, temp)
+        probs = seen.probs(temp)
         return float(-np.log(np.maximum(probs[np.arange(len(y)), y], 1e-9)).mean())
 
     temps = np.exp(np.linspace(np.log(0.5), np.log(8.0), 40))
     fit = float(temps[int(np.argmin([nll(t) for t in temps]))])
     best = fit
     for temp in temps[temps >= fit]:
-        codes, conf = read(nets, x, printed, float(temp))
+        codes, conf = read(seen, float(temp))
         if np.mean(conf[codes == y] < UNSURE) > right_doubtful:
             break
         best = float(temp)
     return best
 
 
-def report(
-    nets: list[Weights], x: np.ndarray, y: np.ndarray, printed: np.ndarray, label: str, temp: float = 1.0
-) -> None:
-    codes, conf = read(nets, x, printed, temp)
-    right = codes == y
+def report(seen: Seen, label: str, temp: float = 1.0) -> None:
+    codes, conf = read(seen, temp)
+    right = codes == seen.squares.y
+    free = seen.squares.printed < 0
     print(
-        f"{label}: square accuracy {right.mean():.4%}; doubtful: {np.mean(conf[~right] < UNSURE):.1%} "
-        f"of {int((~right).sum())} wrong, {np.mean(conf[right] < UNSURE):.2%} of right",
+        f"{label}: square accuracy {right.mean():.4%} ({np.mean(right[free]):.4%} of the squares a player "
+        f"draws on); doubtful: {np.mean(conf[~right] < UNSURE):.1%} of {int((~right).sum())} wrong, "
+        f"{np.mean(conf[right] < UNSURE):.2%} of right",
         flush=True,
     )
 
@@ -230,9 +354,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("folders", nargs="+", type=Path)
     ap.add_argument("--out", type=Path, default=Path("referee/vision/cells.npz"))
-    ap.add_argument("--hidden", type=int, default=128)
-    ap.add_argument("--layers", type=int, default=2)
-    ap.add_argument("--epochs", type=int, default=40)
+    ap.add_argument("--hidden", type=int, default=256)
+    ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--balance", type=float, default=0.5, help="class weight = (most common / count) ** this")
     ap.add_argument("--right-doubtful", type=float, default=0.01)
     ap.add_argument("--seed", type=int, default=7)
@@ -249,14 +372,19 @@ def main() -> None:
         default=[],
         help="a network this script already trained alike, with --no-refit, to take the next member's place",
     )
-    ap.add_argument("--cache", type=Path, default=None, help="keep extracted features here")
+    ap.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        help="keep the squares read from the photos here, and read them back next time",
+    )
     ap.add_argument("--jobs", type=int, default=1, help="worker processes for reading the photos")
     ap.add_argument("--batch", type=int, default=256, help="squares per Adam step")
     ap.add_argument(
         "--lr",
         type=float,
         default=2e-3,
-        help="Adam's step size, divided by 4 two thirds of the way through and again at five sixths",
+        help="Adam's largest step size: reached a seventh of the way through, then falling to nothing",
     )
     ap.add_argument(
         "--start",
@@ -280,20 +408,21 @@ def main() -> None:
         args.cache = args.cache.with_suffix(".npz")  # numpy adds the suffix when it saves
     if args.cache and args.cache.exists():
         data = np.load(args.cache)
-        x, y, printed, photo = data["x"], data["y"], data["printed"], data["photo"]
+        sq = Squares(*(data[name] for name in Squares._fields))
     else:
         parts = [extract(f, args.jobs) for f in args.folders]
-        x = np.concatenate([p[0] for p in parts])
-        y = np.concatenate([p[1] for p in parts])
-        printed = np.concatenate([p[2] for p in parts])
-        offsets = np.cumsum([0] + [int(p[3].max()) + 1 for p in parts[:-1]])
-        photo = np.concatenate([p[3] + o for p, o in zip(parts, offsets, strict=True)])
+        offsets = np.cumsum([0] + [int(p.photo.max()) + 1 for p in parts[:-1]])
+        sq = Squares(
+            *(np.concatenate([getattr(p, name) for p in parts]) for name in Squares._fields[:-1]),
+            np.concatenate([p.photo + o for p, o in zip(parts, offsets, strict=True)]),
+        )
         if args.cache:
-            np.savez_compressed(args.cache, x=x, y=y, printed=printed, photo=photo)
+            np.savez(args.cache, **sq._asdict())
     starts = members(dict(np.load(args.start))) if args.start else []
-    counts = np.bincount(y, minlength=len(CLASSES)).tolist()
-    print(f"{len(x)} squares; codes {dict(zip(CLASSES, counts, strict=True))}")
-    hold = photo % 10 == 0
+    counts = np.bincount(sq.y, minlength=len(CLASSES)).tolist()
+    print(f"{len(sq.y)} squares; codes {dict(zip(CLASSES, counts, strict=True))}", flush=True)
+    hold = sq.photo % 10 == 0
+    held = Squares(*(a[hold] for a in sq))
 
     def fit(k: int, rows: np.ndarray) -> Weights:
         if k < len(args.member):  # the same training, already done
@@ -301,10 +430,10 @@ def main() -> None:
         seed = args.seed + k
         start = starts[k % len(starts)] if starts else None
         return train(
-            x[rows],
-            y[rows],
+            sq.x[rows],
+            sq.pics[rows],
+            sq.y[rows],
             args.hidden,
-            args.layers,
             args.epochs,
             seed,
             args.balance,
@@ -316,12 +445,13 @@ def main() -> None:
     nets = []
     for k in range(args.members):
         nets.append(fit(k, ~hold))
-        report(nets[-1:], x[hold], y[hold], printed[hold], f"held-out photos, network {k + 1}, raw")
-    report(nets, x[hold], y[hold], printed[hold], "held-out photos, their mean, raw")
-    temp = calibrate(nets, x[hold], y[hold], printed[hold], args.right_doubtful)
-    report(nets, x[hold], y[hold], printed[hold], f"temperature {temp:.2f}", temp)
+        report(Seen.of(nets[-1:], held), f"held-out photos, network {k + 1}, raw")
+    seen = Seen.of(nets, held)
+    report(seen, "held-out photos, their mean, raw")
+    temp = calibrate(seen, args.right_doubtful)
+    report(seen, f"temperature {temp:.2f}", temp)
     if args.refit:
-        nets = [fit(k, np.ones(len(x), bool)) for k in range(args.members)]
+        nets = [fit(k, np.ones(len(sq.y), bool)) for k in range(args.members)]
     if len(nets) == 1:
         np.savez_compressed(args.out, **nets[0], temperature=np.float32(temp))
     else:

@@ -20,11 +20,13 @@ is, plus its mean and spread; graphite is the ink that takes away all three
 colours alike, so the darkness common to all three channels, on a 12x12
 grid, shows letters, icons and the destroyed X, even over colour, and the
 directions of its strokes say which letter or icon it is. Small networks
-written in numpy (``tools/train_cells.py`` trains them on synthetic photos)
-turn that into a probability for each map code, and their mean is the
-reading of each square alone (``agree`` then reads the squares of a sheet
-together). Their weights, and the temperature that calibrates their
-confidence, ship in ``cells.npz``.
+turn that, with three convolutions over the square's own picture
+(``pictures``: where each stroke lies against the others, which pooled
+features only hint at), into a probability for each map code, and their
+mean is the reading of each square alone. ``tools/train_cells.py`` trains
+them on synthetic photos; the reader runs them in numpy. (``agree`` then
+reads the squares of a sheet together.) Their weights, and the temperature
+that calibrates their confidence, ship in ``cells.npz``.
 """
 
 from __future__ import annotations
@@ -323,6 +325,17 @@ def _ruins_context(squares: NDArray[np.float32], side: MapSide) -> NDArray[np.fl
     return out
 
 
+def pictures(light: NDArray[np.float32], side: MapSide) -> NDArray[np.float32]:
+    """Each square's inside as the light pencil took away from each colour
+    (k x INNER x INNER x 3, from 0 for bare paper to 1), the printed ruins
+    picture divided out, in steps of 1/255 as the training photos store it.
+
+    The networks' convolutions read these: where the strokes lie against
+    each other, which pooled features (``features``) only hint at."""
+    taken = np.clip(1.0 - _unprinted(_cells(light), side), 0.0, 1.0)
+    return np.asarray(np.round(taken * 255.0) / 255.0, np.float32)
+
+
 def features(light: NDArray[np.float32], side: MapSide) -> NDArray[np.float32]:
     """One row of features per square, row by row from the top left."""
     squares = _cells(light)
@@ -387,6 +400,13 @@ def features(light: NDArray[np.float32], side: MapSide) -> NDArray[np.float32]:
 
 Net = dict[str, NDArray[np.float32]]
 
+PICTURE_GAIN = 3.0
+"""Scale of ``pictures`` as the convolutions take them: light pencil takes
+a third or less of the light, so this brings their inputs near unit size."""
+CONVOLUTIONS = 3
+"""Convolution layers (3x3, ReLU, then the largest of each 2x2) that read a
+network's pictures, ``k1``/``kb1`` to ``k3``/``kb3`` in its weights."""
+
 
 def members(weights: dict[str, NDArray[np.float32]]) -> list[Net]:
     """The networks stored in one weights file: ``m0.w1``, ``m0.b1``, ...
@@ -409,10 +429,49 @@ def _layers(w: Net) -> int:
     return sum(1 for name in w if name.startswith("w"))
 
 
-def hidden(x: NDArray[np.float32], w: Net) -> NDArray[np.float32]:
-    """One network's last hidden layer for feature rows ``x``: what it tells
+def convolve(
+    z: NDArray[np.float32], kernel: NDArray[np.float32], bias: NDArray[np.float32]
+) -> NDArray[np.float32]:
+    """A 3x3 convolution of pictures ``z`` (k x h x w x c, zeros beyond the
+    edge), then ReLU: ``kernel`` holds the weights of the nine neighbours,
+    row by row, each over the input channels (9c x out). Added up one
+    neighbour at a time, which takes half the time of laying all nine side
+    by side first."""
+    k, h, w, c = z.shape
+    padded = np.zeros((k, h + 2, w + 2, c), np.float32)
+    padded[:, 1:-1, 1:-1] = z
+    taps = kernel.reshape(9, c, -1)
+    out = np.zeros((k * h * w, taps.shape[2]), np.float32)
+    for j in range(9):
+        dy, dx = divmod(j, 3)
+        out += padded[:, dy : dy + h, dx : dx + w].reshape(-1, c) @ taps[j]
+    return np.maximum(out + bias, 0.0).reshape(k, h, w, -1)
+
+
+def _halve(z: NDArray[np.float32]) -> NDArray[np.float32]:
+    """The largest value of each 2x2 block of each channel (k x h x w x c)."""
+    rows = np.maximum(z[:, 0::2], z[:, 1::2])
+    return np.maximum(rows[:, :, 0::2], rows[:, :, 1::2])
+
+
+def _convolved(pics: NDArray[np.float32], w: Net) -> NDArray[np.float32]:
+    """What one network's convolutions see in each picture, flattened channel
+    by channel, as ``tools/train_cells.py`` lays them out."""
+    z = pics * np.float32(PICTURE_GAIN)
+    for i in range(1, CONVOLUTIONS + 1):
+        z = _halve(convolve(z, w[f"k{i}"], w[f"kb{i}"]))
+    return z.transpose(0, 3, 1, 2).reshape(len(z), -1)
+
+
+def hidden(x: NDArray[np.float32], w: Net, pics: NDArray[np.float32] | None = None) -> NDArray[np.float32]:
+    """One network's last hidden layer for feature rows ``x`` (and, for a
+    network with convolutions, the squares' ``pictures``): what it tells
     the codes apart by, before it names one."""
     z = (x - w["mean"]) / w["std"]
+    if "k1" in w:
+        if pics is None:
+            raise ValueError("this network reads the squares' pictures too")
+        z = np.concatenate([_convolved(pics, w), z], axis=1)
     for i in range(1, _layers(w)):
         z = np.maximum(z @ w[f"w{i}"] + w[f"b{i}"], 0.0)
     return z.astype(np.float32)
@@ -427,22 +486,27 @@ def _softmax(z: NDArray[np.float32], w: Net, temperature: float) -> NDArray[np.f
     return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
 
 
-def forward(x: NDArray[np.float32], w: Net, temperature: float = 1.0) -> NDArray[np.float32]:
-    """Class probabilities for feature rows ``x`` from one network: ReLU layers
+def forward(
+    x: NDArray[np.float32], w: Net, temperature: float = 1.0, pics: NDArray[np.float32] | None = None
+) -> NDArray[np.float32]:
+    """Class probabilities for feature rows ``x`` from one network: its
+    convolutions over ``pics``, if it has any, beside ``x``, then ReLU layers
     ``w1``, ``w2``, ... then a softmax, its logits divided by ``temperature``."""
-    return _softmax(hidden(x, w), w, temperature)
+    return _softmax(hidden(x, w, pics), w, temperature)
 
 
-def ensemble(x: NDArray[np.float32], nets: Sequence[Net], temperature: float) -> NDArray[np.float32]:
+def ensemble(
+    x: NDArray[np.float32], nets: Sequence[Net], temperature: float, pics: NDArray[np.float32] | None = None
+) -> NDArray[np.float32]:
     """The mean of the networks' probabilities. Networks trained alike from
     other random starts err on different squares and agree where a square is
     plain, so their mean is right more often than any one of them and, above
     all, less sure where it is wrong: the doubtful squares shown to the
     player catch more of the mistakes, for no more false alarms."""
-    return _mean([hidden(x, w) for w in nets], nets, temperature)
+    return mean_of([hidden(x, w, pics) for w in nets], nets, temperature)
 
 
-def _mean(
+def mean_of(
     layers: Sequence[NDArray[np.float32]], nets: Sequence[Net], temperature: float
 ) -> NDArray[np.float32]:
     """The networks' mean probabilities from their last hidden layers ``layers``."""
@@ -475,7 +539,8 @@ def classify(light: NDArray[np.float32], side: MapSide) -> Squares:
     """Probabilities for every square, and how each square looks to the networks."""
     nets, temperature = _weights()
     x = features(light, side)
-    layers = [hidden(x, w) for w in nets]
+    pics = pictures(light, side) if any("k1" in w for w in nets) else None
+    layers = [hidden(x, w, pics) for w in nets]
     looks = np.concatenate([z / (np.linalg.norm(z, axis=1, keepdims=True) + 1e-6) for z in layers], axis=1)
     each = _each(layers, nets, temperature)
     return Squares(each.mean(axis=0).astype(np.float32), looks.astype(np.float32), each)

@@ -6,8 +6,18 @@ the members' calibrated probabilities."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from referee.vision.cells import _weights, ensemble, forward, members
+from referee.vision.cells import (
+    CONVOLUTIONS,
+    INNER,
+    PICTURE_GAIN,
+    _weights,
+    ensemble,
+    forward,
+    hidden,
+    members,
+)
 
 
 def _net(rng: np.random.Generator, inputs: int = 5, hidden: int = 4, out: int = 3) -> dict[str, np.ndarray]:
@@ -51,5 +61,50 @@ def test_the_shipped_weights_load() -> None:
     nets, temperature = _weights()
     assert nets and temperature > 0
     for net in nets:
-        assert {"mean", "std", "w1", "b1"} <= net.keys()
-        assert net["w1"].shape[0] == net["mean"].shape[0]
+        assert {"mean", "std", "w1", "b1", "k1", "kb1"} <= net.keys()
+        assert net["k1"].shape[0] == 9 * 3  # the pictures' three colours
+        side = INNER // 2**CONVOLUTIONS
+        assert net["w1"].shape[0] == net["k3"].shape[1] * side * side + net["mean"].shape[0]
+
+
+def test_the_convolutions_compute_what_they_say() -> None:
+    """A network with convolutions, against the same sums written out one
+    pixel at a time: each output pixel the ReLU of its 3x3 neighbourhood
+    (zeros beyond the edge) times the kernel, then the largest of each 2x2
+    block, three times; what they leave, channel by channel, beside the
+    scaled features, into the dense layers."""
+    rng = np.random.default_rng(2)
+    channels = (3, 4, 5, 2)
+    net = _net(rng, inputs=3, hidden=6, out=4)
+    side = INNER // 2**CONVOLUTIONS
+    net["w1"] = rng.normal(size=(channels[-1] * side * side + 3, 6)).astype(np.float32)
+    for i in range(1, CONVOLUTIONS + 1):
+        net[f"k{i}"] = rng.normal(0, 0.5, (9 * channels[i - 1], channels[i])).astype(np.float32)
+        net[f"kb{i}"] = rng.normal(0, 0.1, channels[i]).astype(np.float32)
+    pics = rng.uniform(0, 1, (2, INNER, INNER, 3)).astype(np.float32)
+    x = rng.normal(size=(2, 3)).astype(np.float32)
+
+    def by_hand(pic: np.ndarray, i: int) -> np.ndarray:
+        h, w, c = pic.shape
+        out = np.zeros((h, w, channels[i]))
+        kernel = net[f"k{i}"].reshape(3, 3, c, -1)
+        for r in range(h):
+            for col in range(w):
+                total = net[f"kb{i}"].astype(np.float64).copy()
+                for dy in range(3):
+                    for dx in range(3):
+                        rr, cc = r + dy - 1, col + dx - 1
+                        if 0 <= rr < h and 0 <= cc < w:
+                            total += pic[rr, cc] @ kernel[dy, dx]
+                out[r, col] = np.maximum(total, 0)
+        return out.reshape(h // 2, 2, w // 2, 2, -1).max(axis=(1, 3))
+
+    for n in range(2):
+        z = pics[n] * PICTURE_GAIN
+        for i in range(1, CONVOLUTIONS + 1):
+            z = by_hand(z, i)
+        seen = np.concatenate([z.transpose(2, 0, 1).ravel(), (x[n] - net["mean"]) / net["std"]])
+        want = np.maximum(seen @ net["w1"] + net["b1"], 0)
+        assert np.allclose(hidden(x[n : n + 1], net, pics[n : n + 1])[0], want, atol=1e-4)
+    with pytest.raises(ValueError, match="pictures"):
+        hidden(x, net)

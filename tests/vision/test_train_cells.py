@@ -1,0 +1,119 @@
+"""``tools/train_cells.py``: the network it trains (in torch) is exactly
+the one the reader computes (in numpy, ``cells.forward``), and ``--start``
+goes on training the shipped networks on photos of a newer generator
+instead of starting from random ones. Going on must start where the given
+network is (its weights and its input scaling), and refuse a network of
+another shape rather than train something else.
+
+Skipped without torch (the train extra), unless ``REFEREE_REQUIRE_TORCH=1``
+(CI) makes that a failure."""
+
+from __future__ import annotations
+
+import os
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from referee.vision.cells import CLASSES, INNER, forward
+from tests.scripts import load_script
+
+if os.environ.get("REFEREE_REQUIRE_TORCH") == "1":
+    import torch
+else:
+    torch = pytest.importorskip("torch", reason="training needs the train extra: pip install -e '.[train]'")
+
+FEATURES = 6
+
+
+def _train_cells() -> ModuleType:
+    return load_script("tools/train_cells.py")
+
+
+def _squares(
+    rng: np.random.Generator, n: int, faint: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Features (noise), pictures (uint8) and codes of squares whose code
+    only their picture tells: a bar across the square at a height of its
+    code's own. ``faint``: a newer generator's, drawn lightly in one colour
+    on noisier paper."""
+    y = rng.integers(0, len(CLASSES), n)
+    pics = rng.uniform(0.0, 0.12 if faint else 0.05, (n, INNER, INNER, 3))
+    for i, code in enumerate(y):
+        top = 1 + 2 * int(code)
+        if faint:
+            pics[i, top : top + 3, 2:-2, 0] += 0.3
+        else:
+            pics[i, top : top + 3, 2:-2, :] += 0.8
+    x = rng.normal(0, 1, (n, FEATURES)).astype(np.float32)
+    return x, np.round(np.clip(pics, 0, 1) * 255).astype(np.uint8), y
+
+
+def _right(w: dict[str, np.ndarray], x: np.ndarray, pics: np.ndarray, y: np.ndarray) -> float:
+    return float(np.mean(forward(x, w, 1.0, pics.astype(np.float32) / 255).argmax(1) == y))
+
+
+def test_the_trained_network_is_the_one_the_reader_computes() -> None:
+    tc = _train_cells()
+    torch.manual_seed(0)
+    net = tc._network(FEATURES, 16)
+    rng = np.random.default_rng(1)
+    x, pics, _ = _squares(rng, 9)
+    scaling = {"mean": np.zeros(FEATURES, np.float32), "std": np.ones(FEATURES, np.float32)}
+    w = {**scaling, **tc._layout(net.state_dict())}
+    p = torch.from_numpy(pics).permute(0, 3, 1, 2).float() / 255
+    with torch.no_grad():
+        want = torch.softmax(net(p, torch.from_numpy(x)), 1).numpy()
+    assert np.allclose(forward(x, w, 1.0, pics.astype(np.float32) / 255), want, atol=1e-5)
+    back = tc._torch_state(w)
+    for name, a in net.state_dict().items():
+        assert torch.equal(back[name], a), name
+
+
+def test_training_learns_what_only_the_picture_shows() -> None:
+    tc = _train_cells()
+    rng = np.random.default_rng(2)
+    x, pics, y = _squares(rng, 2000)
+    w = tc.train(x, pics, y, hidden=32, epochs=4, seed=1, balance=0.5, batch=64)
+    tx, tpics, ty = _squares(rng, 500)
+    assert _right(w, tx, tpics, ty) > 0.9  # chance is 0.1: the features are noise
+
+
+def test_zero_epochs_from_a_start_is_the_start() -> None:
+    tc = _train_cells()
+    rng = np.random.default_rng(3)
+    x, pics, y = _squares(rng, 300)
+    start = tc.train(x, pics, y, hidden=16, epochs=1, seed=1, balance=0.5, batch=64)
+    again = tc.train(x + 5.0, pics, y, hidden=16, epochs=0, seed=2, balance=0.5, start=start)
+    assert again.keys() == start.keys()
+    for k in start:  # the input scaling too, though these rows' mean is another
+        assert np.array_equal(again[k], start[k]), k
+
+
+def test_going_on_learns_the_newer_photos_and_keeps_the_older() -> None:
+    """A network trained on one draw, trained further on a newer draw
+    beside some of the older one, reads the newer better than before and
+    the older about as well."""
+    tc = _train_cells()
+    rng = np.random.default_rng(4)
+    old = _squares(rng, 2000)
+    new = _squares(rng, 1500, faint=True)
+    start = tc.train(*old, hidden=32, epochs=3, seed=1, balance=0.5, batch=64)
+    both = [np.concatenate([a[:500], b]) for a, b in zip(old, new, strict=True)]
+    went_on = tc.train(*both, hidden=32, epochs=3, seed=2, balance=0.5, batch=64, lr=5e-4, start=start)
+    test_old, test_new = _squares(rng, 500), _squares(rng, 500, faint=True)
+    assert _right(went_on, *test_new) > _right(start, *test_new)
+    assert _right(went_on, *test_old) >= _right(start, *test_old) - 0.03
+
+
+def test_a_start_of_another_shape_is_refused() -> None:
+    tc = _train_cells()
+    rng = np.random.default_rng(5)
+    x, pics, y = _squares(rng, 200)
+    start = tc.train(x, pics, y, hidden=16, epochs=1, seed=1, balance=0.5)
+    with pytest.raises(ValueError, match="shape"):
+        tc.train(x, pics, y, hidden=32, epochs=1, seed=1, balance=0.5, start=start)
+    without_pictures = {k: v for k, v in start.items() if not k.startswith("k")}
+    with pytest.raises(ValueError, match="shape"):
+        tc.train(x, pics, y, hidden=16, epochs=1, seed=1, balance=0.5, start=without_pictures)
