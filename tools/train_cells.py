@@ -13,8 +13,8 @@ square's features (``cells.features``), a ReLU hidden layer, softmax out,
 weighting rare codes (heroes, monsters, destroyed spaces) up so that they
 are not sacrificed to the common ones. The reader runs the trained network
 in numpy (``cells.forward``), so torch is needed to train, never to read.
-``--members N`` fits N such networks alike, each from its own seed, and ships them together: the reader reads
-their mean (``cells.ensemble``). ``--member FILE`` hands it a network it
+``--members N`` fits N such networks alike, each from its own seed, and
+ships them together: the reader reads their mean (``cells.ensemble``). ``--member FILE`` hands it a network it
 already fitted alike (with ``--no-refit``), so that members can be fitted
 one at a time, or side by side, and joined at the end. ``--start FILE``
 goes on training the networks of a weights file (member k from its member
@@ -183,7 +183,7 @@ def _torch_state(w: Weights) -> dict[str, torch.Tensor]:
     return state
 
 
-def _network(features: int, hidden: int, channels: tuple[int, ...] = CHANNELS) -> torch.nn.Module:
+def _network(features: int, hidden: int) -> torch.nn.Module:
     """The network ``cells.hidden`` and ``cells.forward`` compute: three
     convolutions over the square's picture, each halving it, then one
     hidden layer over what they saw beside the square's features."""
@@ -193,11 +193,11 @@ def _network(features: int, hidden: int, channels: tuple[int, ...] = CHANNELS) -
     class Network(nn.Module):
         def __init__(self) -> None:
             super().__init__()
-            sizes = (3, *channels)
+            sizes = (3, *CHANNELS)
             for i in range(1, CONVOLUTIONS + 1):
                 setattr(self, f"conv{i}", nn.Conv2d(sizes[i - 1], sizes[i], 3, padding=1))
             side = INNER // 2**CONVOLUTIONS
-            self.dense1 = nn.Linear(channels[-1] * side * side + features, hidden)
+            self.dense1 = nn.Linear(CHANNELS[-1] * side * side + features, hidden)
             self.dense2 = nn.Linear(hidden, len(CLASSES))
 
         def forward(self, pics: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
