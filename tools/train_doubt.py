@@ -36,11 +36,14 @@ import argparse
 import hashlib
 import json
 import multiprocessing
+import os
 import sys
 from pathlib import Path
 
-import numpy as np
-from numpy.typing import NDArray
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")  # each worker one thread, before numpy loads: --jobs shares the cores
+import numpy as np  # noqa: E402
+from numpy.typing import NDArray  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's referee, not an installed one
 
