@@ -12,8 +12,11 @@ from referee.vision.cells import (
     CONVOLUTIONS,
     INNER,
     PICTURE_GAIN,
+    _halve,
     _weights,
+    convolve,
     ensemble,
+    first_convolutions,
     forward,
     hidden,
     members,
@@ -108,3 +111,20 @@ def test_the_convolutions_compute_what_they_say() -> None:
         assert np.allclose(hidden(x[n : n + 1], net, pics[n : n + 1])[0], want, atol=1e-4)
     with pytest.raises(ValueError, match="pictures"):
         hidden(x, net)
+
+
+def test_the_networks_first_convolutions_made_at_once_are_each_networks_own() -> None:
+    """``classify`` makes every network's first convolution in one product;
+    each must be what that network's own ``convolve`` makes, halved, and
+    the last hidden layer built on it the same as built from the pictures."""
+    rng = np.random.default_rng(5)
+    nets, _temperature = _weights()
+    pics = rng.uniform(0, 1, (7, INNER, INNER, 3)).astype(np.float32)
+    x = rng.normal(size=(7, nets[0]["mean"].shape[0])).astype(np.float32)
+    firsts = first_convolutions(pics, nets)
+    assert len(firsts) == len(nets)
+    for net, first in zip(nets, firsts, strict=True):
+        own = _halve(convolve(pics * PICTURE_GAIN, net["k1"], net["kb1"]))
+        assert first.shape == own.shape
+        assert np.allclose(first, own, atol=1e-5)
+        assert np.allclose(hidden(x, net, pics, first), hidden(x, net, pics), atol=1e-4)
