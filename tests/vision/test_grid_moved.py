@@ -12,6 +12,7 @@ from referee.vision.grid import (
     FITS,
     KEEP,
     LOOKS,
+    QUICK_SUPPORT,
     Candidate,
     _Lines,
     _Look,
@@ -84,3 +85,27 @@ def test_the_first_grid_offered_is_in_place() -> None:
 
 def test_the_sheet_is_read_in_place() -> None:
     read_in_place(LOW, "A")
+
+
+def test_a_plain_photos_grid_is_offered_after_one_fit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plain photo's grid is the best lattice of its strongest lines, seen
+    along nearly every line: it is offered first, after one fit, not after
+    the search has fitted and ranked six."""
+    plain = PHOTOS.parents[1].parent / "sample_sheets" / "001.jpg"  # a printable sheet on a table
+    photo = load_photo(plain.read_bytes())
+    want = np.array(truth(plain)["corners_px"], np.float32) / photo.scale
+    fits: list[int] = []
+    fitted = _Look.fitted
+    monkeypatch.setattr(_Look, "fitted", lambda self, quad: fits.append(1) or fitted(self, quad))
+    first = next(find_grids(photo.rgb))
+    assert len(fits) == 1
+    assert first.support >= QUICK_SUPPORT and squares_off(first.quad, want) < 0.1
+
+
+def test_a_lattice_seen_less_clearly_waits_for_the_ranking() -> None:
+    """Where the strongest lines' best lattice is not seen along nine in ten
+    of its lines (here the table's boards outvote the sheet's), the search
+    ranks its fits as before, and finds the grid among them."""
+    look, want = _look()
+    assert look.quick() is None
+    assert any(squares_off(c.quad, want) < 0.1 for c in find_grids(load_photo(LOW.read_bytes()).rgb))
