@@ -567,14 +567,10 @@ def classify(light: NDArray[np.float32], side: MapSide) -> Squares:
     """Probabilities for every square, and how each square looks to the networks."""
     nets, temperature = _weights()
     x = features(light, side)
-    if all("k1" in w for w in nets):
-        pics = pictures(light, side)
-        layers = [
-            hidden(x, w, pics, first) for w, first in zip(nets, first_convolutions(pics, nets), strict=True)
-        ]
-    else:
-        pics = pictures(light, side) if any("k1" in w for w in nets) else None
-        layers = [hidden(x, w, pics) for w in nets]
+    pics = pictures(light, side) if any("k1" in w for w in nets) else None
+    convolved = pics is not None and all("k1" in w for w in nets)
+    firsts = first_convolutions(pics, nets) if convolved else [None] * len(nets)
+    layers = [hidden(x, w, pics, first) for w, first in zip(nets, firsts, strict=True)]
     looks = np.concatenate([z / (np.linalg.norm(z, axis=1, keepdims=True) + 1e-6) for z in layers], axis=1)
     each = _each(layers, nets, temperature)
     return Squares(each.mean(axis=0).astype(np.float32), looks.astype(np.float32), each)

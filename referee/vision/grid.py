@@ -324,6 +324,7 @@ class _Look:
         small, self.k = lines.detect(side)
         self.strength = small * gain
         self.families = Families(self.strength)
+        self._found: dict[bool, list[tuple[float, NDArray[np.float64]]]] = {}
 
     def _fit_at(self, quad: Quad, square: float) -> Candidate | None:
         """``quad`` fitted to the lines near it (``refine``, ``_settle``) at
@@ -390,7 +391,22 @@ class _Look:
         lattices are fitted best scored first until ``2 * KEEP`` fits are
         grids, or ``FITS`` were tried: a table's boards can make a dozen
         lattices that score above the sheet's and fit no grid."""
-        return self._grids(self.families.pairs(faint), offered)
+        return self._grids(self._lattices(faint), offered)
+
+    def _lattices(self, faint: bool) -> list[tuple[float, NDArray[np.float64]]]:
+        """Every lattice of the pairs of line families with a faint one
+        (``faint``) or without, best scored first (made once: ``quick`` and
+        ``grids`` both start from them)."""
+        if faint not in self._found:
+            self._found[faint] = self._scored(self.families.pairs(faint))
+        return self._found[faint]
+
+    def _scored(self, pairs: list[tuple[Family, Family]]) -> list[tuple[float, NDArray[np.float64]]]:
+        found: list[tuple[float, NDArray[np.float64]]] = []
+        for pair in pairs:
+            found += lattices(self.strength, pair, self.smallest * min(self.strength.shape), self.banded)
+        found.sort(key=lambda t: -t[0])
+        return found
 
     def quick(self) -> Candidate | None:
         """The best scored lattice of the pairs without a faint family,
@@ -398,14 +414,9 @@ class _Look:
         ``QUICK_SUPPORT`` of them; else None. ``grids`` fits that lattice
         first too, and ranks it first unless a later fit is seen better
         still, which a grid seen so clearly seldom leaves room for."""
-        found = [
-            t
-            for pair in self.families.pairs(False)
-            for t in lattices(self.strength, pair, self.smallest * min(self.strength.shape), self.banded)
-        ]
+        found = self._lattices(False)
         if not found:
             return None
-        found.sort(key=lambda t: -t[0])
         cand = self.fitted(_order(found[0][1] / self.k))
         return cand if cand is not None and cand.support >= QUICK_SUPPORT else None
 
@@ -413,13 +424,11 @@ class _Look:
         """Grids, as ``grids``, from the families found once the lines
         through each direction's strongest vanishing point are set aside
         (``Families.set_aside``); none of them is clear."""
-        return [c._replace(outvoted=True) for c in self._grids(self.families.set_aside(), offered)]
+        return [
+            c._replace(outvoted=True) for c in self._grids(self._scored(self.families.set_aside()), offered)
+        ]
 
-    def _grids(self, pairs: list[tuple[Family, Family]], offered: list[Quad]) -> list[Candidate]:
-        found: list[tuple[float, NDArray[np.float64]]] = []
-        for pair in pairs:
-            found += lattices(self.strength, pair, self.smallest * min(self.strength.shape), self.banded)
-        found.sort(key=lambda t: -t[0])
+    def _grids(self, found: list[tuple[float, NDArray[np.float64]]], offered: list[Quad]) -> list[Candidate]:
         scored: list[Candidate] = []
         tried: list[Quad] = []
         for _score, quad in found:
