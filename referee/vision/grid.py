@@ -102,6 +102,9 @@ directions to where its lattice is seen best (``_Look.moved``): found on
 our draws three and four squares off, on the coin track and season boxes."""
 _MOVES = [(d, 0) for d in range(-MOVES, MOVES + 1) if d] + [(0, d) for d in range(-MOVES, MOVES + 1) if d]
 NO_GRID = _("no map grid found: fit the whole grid in the picture, with all four corners visible")
+MARKED_NO_GRID = _(
+    "the four points marked are not the corners of a map grid: mark the four outer corners of the grid"
+)
 
 Quad = NDArray[np.float32]
 
@@ -115,15 +118,19 @@ class Candidate(NamedTuple):
     """``lattice_support``: the share of the inner lines' segments seen."""
     outvoted: bool = False
     """Found only among lines that stronger ones outvoted (``Families.set_aside``)."""
+    marked: bool = False
+    """Fitted near the corners the player marked on the photo (``marked_grids``)."""
 
     @property
     def clear(self) -> bool:
-        """Whether the grid is clearly seen. A lattice found only once the
-        picture's strongest lines were set aside is never clear, however
-        well its lines are seen: set aside, a texture's lines (a photo of
-        something else, a cloth) make lattices that the first looks never
-        offered, so the reader's stricter check for faint grids judges it."""
-        return self.support >= MIN_SUPPORT and not self.outvoted
+        """Whether the grid is clearly seen, or the player marked it. A
+        lattice found only once the picture's strongest lines were set aside
+        is never clear, however well its lines are seen: set aside, a
+        texture's lines (a photo of something else, a cloth) make lattices
+        that the first looks never offered, so the reader's stricter check
+        for faint grids judges it. A grid the player marked is where the
+        player says, however faint its lines in a blurred or dim photo."""
+        return self.marked or self.support >= MIN_SUPPORT and not self.outvoted
 
 
 C = 16
@@ -314,6 +321,19 @@ class _Lines:
         return self._fit[level], scale
 
 
+def _fit(lines: _Lines, quad: Quad, square: float, gain: float) -> Candidate | None:
+    """``quad`` fitted to the lines near it (``refine``, ``_settle``),
+    ``gain`` times their strength, at the size ``_Lines.at`` chooses for
+    squares of ``square`` pixels, or None when the fit is no readable grid."""
+    strength, scale = lines.at(square)
+    strength = strength * gain
+    q = refine(strength, (quad * scale).astype(np.float32))
+    if not _sane(q, strength.shape):
+        return None
+    support, settled = _settle(strength, q, strength.shape)
+    return Candidate((settled / scale).astype(np.float32), support)
+
+
 class _Look:
     """One look at the photo's lines, ``gain`` times their strength, from
     which grids are searched for with or without faint line families."""
@@ -327,16 +347,8 @@ class _Look:
         self._found: dict[bool, list[tuple[float, NDArray[np.float64]]]] = {}
 
     def _fit_at(self, quad: Quad, square: float) -> Candidate | None:
-        """``quad`` fitted to the lines near it (``refine``, ``_settle``) at
-        the size ``_Lines.at`` chooses for squares of ``square`` pixels, or
-        None when the fit is no readable grid."""
-        strength, scale = self.lines.at(square)
-        strength = strength * self.gain
-        q = refine(strength, (quad * scale).astype(np.float32))
-        if not _sane(q, strength.shape):
-            return None
-        support, settled = _settle(strength, q, strength.shape)
-        return Candidate((settled / scale).astype(np.float32), support)
+        """``_fit`` with this look's lines and gain."""
+        return _fit(self.lines, quad, square, self.gain)
 
     def fitted(self, quad: Quad) -> Candidate | None:
         """``quad`` fitted at the photo's own size; in the coarse search,
@@ -507,6 +519,63 @@ def find_grids(rgb: NDArray[np.uint8]) -> Iterator[Candidate]:
     yield from _best_faint(outvoted, offered)
     if not offered:
         raise NoGridError(NO_GRID)
+
+
+def marked_grids(rgb: NDArray[np.uint8], corners: NDArray[np.float64]) -> Iterator[Candidate]:
+    """Grids at the four ``corners`` (``rgb`` pixels, in any order) that the
+    player marked on the photo, when the search found none that was the
+    sheet: first the grid fitted to the lines near them, as each search
+    fits its lattices (``_fit``: at the photo's size and at a blurred
+    grid's, with its lines as seen and ``FAINT_GAIN`` times stronger), best
+    supported first; then the corners as marked, for a photo whose lines
+    no fit can follow. A finger's mark is a few pixels off; the fit puts
+    the grid on its lines, which a blurred or dim photo's search could not
+    find among the table's, but can follow once it knows where to look. A
+    fit that moved a corner half a square or more from the player's mark
+    went to other lines (the frame's, the coin track's) and is left out.
+    Raises ``NoGridError`` when the corners are no grid a camera could see."""
+    quad = _order(np.asarray(corners, np.float64))
+    if not _sane(quad, rgb.shape):
+        raise NoGridError(MARKED_NO_GRID)
+    lines = _Lines(rgb)
+    square = float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).max()) / SIZE
+    sizes = (1.0, square) if square > FIT_SQUARE else (1.0,)
+    starts = {size: _nudged(lines, quad, size) for size in sizes}
+    fits = [
+        fit
+        for gain in (1.0, FAINT_GAIN)
+        for size in sizes
+        if (fit := _fit(lines, starts[size], size, gain)) is not None and _same(fit.quad, quad)
+    ]
+    offered: list[Quad] = []
+    for cand in [*sorted(fits, key=lambda c: -c.support), Candidate(quad, 0.0)]:
+        if not any(_same(cand.quad, other) for other in offered):
+            offered.append(cand.quad)
+            yield cand._replace(marked=True)
+
+
+NUDGES = [(dx / 4, dy / 4) for dx in range(-2, 3) for dy in range(-2, 3)]
+"""Where a marked grid is tried before it is fitted, in squares along its
+own rows and columns: up to half a square each way, by quarters; then an
+eighth of a square each way round the best of those."""
+
+
+def _nudged(lines: _Lines, quad: Quad, square: float) -> Quad:
+    """``quad`` moved by up to half a square (``NUDGES``) to where its
+    lattice is seen best, at the size ``_Lines.at`` chooses for squares of
+    ``square`` pixels. ``refine`` looks for each line only a third of a
+    square either side of where the grid puts it; a fingertip on a phone's
+    screen, over a photo whose squares are a few millimetres, can be off by
+    more."""
+    strength, scale = lines.at(square)
+    q = (quad * scale).astype(np.float32)
+
+    def seen(t: Quad) -> float:
+        return lattice_support(strength, t) if _sane(t, strength.shape) else -1.0
+
+    best = max((shifted(q, dx, dy) for dx, dy in NUDGES), key=seen)
+    best = max((shifted(best, dx / 2, dy / 2) for dx, dy in NUDGES if max(abs(dx), abs(dy)) < 0.5), key=seen)
+    return (best / scale).astype(np.float32)
 
 
 def _offer(look: _Look, cand: Candidate, offered: list[Quad]) -> Iterator[Candidate]:

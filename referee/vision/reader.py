@@ -22,6 +22,7 @@ the sheet around it (``doubt``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import cv2
@@ -37,7 +38,7 @@ from referee.vision.agree import agree
 from referee.vision.cells import CLASSES, Squares, classify, even_light
 from referee.vision.doubt import chance_right, clues, doubtful_line
 from referee.vision.errors import NoGridError, VisionError, WrongSheetError
-from referee.vision.grid import NO_GRID, find_grids, shifted
+from referee.vision.grid import MARKED_NO_GRID, NO_GRID, find_grids, marked_grids, shifted
 from referee.vision.likeness import likeness
 from referee.vision.load import load_photo
 from referee.vision.rectify import Rectified, rectify
@@ -223,6 +224,26 @@ def _to_photo(quad: NDArray[np.float32]) -> NDArray[np.float64]:
     return np.asarray(cv2.getPerspectiveTransform(unit, quad), np.float64)
 
 
+def _marked(
+    corners: Sequence[tuple[float, float]], scale: float, shape: tuple[int, ...]
+) -> NDArray[np.float64]:
+    """The player's four marked corners, from photo pixels as displayed to
+    the working picture's; a ``NoGridError`` unless they are four points
+    inside the photo."""
+    try:
+        quad = np.asarray(corners, np.float64) / scale
+    except (TypeError, ValueError):
+        raise NoGridError(MARKED_NO_GRID) from None
+    h, w = shape[:2]
+    if (
+        quad.shape != (4, 2)
+        or not np.all(np.isfinite(quad))
+        or not np.all((quad >= -1) & (quad <= [w + 1, h + 1]))
+    ):
+        raise NoGridError(MARKED_NO_GRID)
+    return quad
+
+
 def _ways_up(gray: NDArray[np.uint8], quad: NDArray[np.float32]) -> list[tuple[int, Track | None]]:
     """The four ways of fitting the corners, likeliest first, each with the
     coin track found below the grid that way up: ``k`` takes ``quad[k]`` as
@@ -361,6 +382,7 @@ def read_sheet(
     drawable: frozenset[str] = terrain.DRAWN,
     heroes: int | None = None,
     monsters: int | None = None,
+    corners: Sequence[tuple[float, float]] | None = None,
 ) -> SheetReading:
     """Read a photographed map sheet of ``side`` (A to D), on which a player
     can draw the codes ``drawable`` (all by default; a game without heroes
@@ -372,9 +394,13 @@ def read_sheet(
     surer than the networks are of it: the weighing was fitted on readings
     no game limited, and such a code is a guess, shown to the player as one.
 
+    ``corners``: the grid's four outer corners, in photo pixels as
+    displayed and in any order, that the player marked where the reader
+    found no grid; the grid is then fitted near them instead of searched for.
+
     Raises a ``VisionError`` with a sentence for the player when the photo
     cannot be read."""
-    reading, weighed_by, overruled = read_with_clues(data, side, drawable, heroes, monsters)
+    reading, weighed_by, overruled = read_with_clues(data, side, drawable, heroes, monsters, corners)
     free = _free_spaces(map_sides()[reading.side])
     conf = np.array(reading.confidence, np.float64).ravel()
     chance = np.round(chance_right(weighed_by), 3)
@@ -389,6 +415,7 @@ def read_with_clues(
     drawable: frozenset[str] = terrain.DRAWN,
     heroes: int | None = None,
     monsters: int | None = None,
+    corners: Sequence[tuple[float, float]] | None = None,
 ) -> tuple[SheetReading, NDArray[np.float64], NDArray[np.bool_]]:
     """``read_sheet``'s reading before its confidences are weighed with the
     sheet, each square's the networks' (``_decide``); the clues ``doubt``
@@ -406,7 +433,12 @@ def read_with_clues(
     tried: list[tuple[NDArray[np.float32], bool]] = []
     canvases: list[NDArray[np.uint8]] = []  # of clearly seen grids, for ``_kin_side``
     any_clear = False
-    for candidate in find_grids(photo.rgb):
+    grids = (
+        find_grids(photo.rgb)
+        if corners is None
+        else marked_grids(photo.rgb, _marked(corners, photo.scale, photo.rgb.shape))
+    )
+    for candidate in grids:
         quad = candidate.quad
         any_clear |= candidate.clear
         ways = _ways_up(gray, quad)
