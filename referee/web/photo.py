@@ -29,6 +29,8 @@ from flask_babel import force_locale
 from flask_wtf.file import FileField, FileRequired
 from PIL import Image
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from wtforms import StringField
+from wtforms.validators import Optional
 
 from referee.rules import terrain
 from referee.rules.data import map_sides
@@ -38,6 +40,7 @@ from referee.rules.i18n import _
 from referee.table import SEASON_NAMES, SeasonSheet, Table
 from referee.table.sheets import open_to_change
 from referee.vision.errors import NoGridError, TooLargeError, VisionError, WrongSheetError
+from referee.vision.load import load_photo
 from referee.vision.printable import PAPERS, PrintableError, sheet_pdf
 from referee.vision.reader import SheetReading, read_sheet
 from referee.vision.render import SheetWords
@@ -52,6 +55,12 @@ bp.register_error_handler(RefereeError, sheets._refused)
 
 PHOTO_JPEG_QUALITY = 80
 """The straightened photo sent back to the page: about 40 KB."""
+MARK_JPEG_QUALITY = 85
+"""A refused photo sent back to the page for the player to mark the grid's
+corners on, at the reader's working size (``load.WORK_SIDE``): some 200 to
+400 KB, sent back with the corners. The reader reads that picture as it
+would have read the photo, without storing anything between the requests."""
+BAD_CORNERS = _("The marked corners could not be read: tap the four corners of the grid again.")
 PRINT_MAX_AGE = 7 * 86400
 """Printable sheets change only with a new release; browsers may keep them a week."""
 PAPER_NAMES = {"a4": "A4", "letter": "Letter"}
@@ -64,6 +73,9 @@ class PhotoForm(Form):
         _("Photograph my sheet"),
         validators=[FileRequired(_("Choose a photo of your map sheet first."))],
     )
+    corners = StringField(validators=[Optional()])
+    """The grid's four corners the player marked on a photo the reader
+    refused, ``x,y`` in the photo's pixels, four of them apart by spaces."""
 
 
 def _status(error: VisionError) -> int:
@@ -146,11 +158,43 @@ def reading_config(t: Table, sheet: SeasonSheet, reading: SheetReading) -> dict[
     }
 
 
-def _refuse(code: str, number: int, season: str, status: int, sentence: str) -> ResponseReturnValue:
-    """The editor again with the refusal on top (JSON for API clients); nothing saved changes."""
+def _mark_photo(data: bytes) -> dict[str, Any] | None:
+    """The photo the reader refused, upright at the size it was read at, as
+    a data URL with its width and height, for the player to mark the grid's
+    corners on (``templates/sheets/photo_mark.html``); None for a file that
+    is no photo the reader can open."""
+    try:
+        rgb = load_photo(data).rgb
+    except VisionError:
+        return None
+    out = io.BytesIO()
+    Image.fromarray(rgb).save(out, "JPEG", quality=MARK_JPEG_QUALITY, optimize=True)
+    url = "data:image/jpeg;base64," + base64.b64encode(out.getvalue()).decode("ascii")
+    return {"url": url, "width": rgb.shape[1], "height": rgb.shape[0]}
+
+
+def _refuse(
+    code: str, number: int, season: str, status: int, sentence: str, data: bytes | None = None
+) -> ResponseReturnValue:
+    """The editor again with the refusal on top (JSON for API clients); nothing
+    saved changes. With the refused photo (``data``: a good picture in which
+    no grid was found, or none that matched the side), the page also offers
+    to mark the grid's corners on it."""
     if wants_json():
         return answer(status, sentence)
-    return sheets.editor_page(code, number, season, photo_error=sentence), status
+    mark = _mark_photo(data) if data is not None else None
+    return sheets.editor_page(code, number, season, photo_error=sentence, mark_photo=mark), status
+
+
+def _corners(text: str | None) -> list[tuple[float, float]] | None:
+    """The four marked corners in ``text`` (``"x,y x,y x,y x,y"``), None when
+    none were sent; a ``ValueError`` when they are not four pairs of numbers."""
+    if not text or not text.strip():
+        return None
+    pairs = [p.split(",") for p in text.split()]
+    if len(pairs) != 4 or any(len(p) != 2 for p in pairs):
+        raise ValueError(text)
+    return [(float(x), float(y)) for x, y in pairs]
 
 
 @bp.post("/t/<code>/sheets/<int:number>/<season>/photo")
@@ -163,9 +207,18 @@ def read(code: str, number: int, season: str) -> ResponseReturnValue:
         return _refuse(code, number, season, 400, sheets.sentence(str(errors[0])))
     data = form.photo.data.read()
     try:
-        reading = read_sheet(data, t.side.letter, t.drawn, t.heroes_revealed(s), t.monsters_at_most(s))
+        corners = _corners(form.corners.data)
+    except ValueError:
+        return _refuse(code, number, season, 400, sheets.sentence(str(BAD_CORNERS)), data)
+    try:
+        reading = read_sheet(
+            data, t.side.letter, t.drawn, t.heroes_revealed(s), t.monsters_at_most(s), corners=corners
+        )
     except VisionError as error:
-        return _refuse(code, number, season, _status(error), sheets.sentence(str(error)))
+        markable = isinstance(error, NoGridError | WrongSheetError)
+        return _refuse(
+            code, number, season, _status(error), sheets.sentence(str(error)), data if markable else None
+        )
     config = reading_config(t, sheet, reading)
     if wants_json():
         return jsonify(

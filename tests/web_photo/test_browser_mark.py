@@ -1,0 +1,103 @@
+"""Mark the grid yourself, in real headless Chromium at phone size with touch
+taps: a photo whose grid the search misses comes back with the photo to tap
+on; the player taps the grid's four corners (a little off, as a fingertip
+does), moves one by tapping near it, and the editor opens with the reading.
+Screenshots go to /tmp/shots/."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from flask import Flask
+
+from tests.browser import ARGS, CHROMIUM, playwright_or_skip
+from tests.web_photo.conftest import stored_sheets
+from tests.web_photo.test_browser import SHOTS, _phone, server  # noqa: F401 (a fixture)
+from tests.web_sheets.conftest import make_table
+
+MISSED = Path(__file__).resolve().parents[1] / "vision" / "photos" / "blurred_on_wood.jpg"
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def _tap_at(page: Any, x: float, y: float) -> None:
+    """A touch tap at the photo's pixel (``x``, ``y``) of the picture to mark on."""
+    box = page.locator("#mark-img").bounding_box()
+    width = page.locator("#mark-img").evaluate("img => img.naturalWidth")
+    height = page.locator("#mark-img").evaluate("img => img.naturalHeight")
+    page.touchscreen.tap(box["x"] + x * box["width"] / width, box["y"] + y * box["height"] / height)
+
+
+def test_mark_the_corners_of_a_missed_grid(app: Flask, server: str) -> None:  # noqa: F811
+    sync_playwright = playwright_or_skip()
+    SHOTS.mkdir(exist_ok=True)
+    truth = json.loads(MISSED.with_suffix(".json").read_text())
+    corners = np.array(truth["corners_px"], float)
+    square = float(np.linalg.norm(corners[0] - corners[1])) / 11
+    t = make_table(app, ["Ann", "Ben"], side=truth["side"])
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page, errors = _phone(browser, server, t.code)
+        before = stored_sheets(app, t)
+        with page.expect_navigation():
+            page.set_input_files("#photo-input", str(MISSED))
+        assert "No map grid found" in page.locator("#photo-error").inner_text()
+        page.wait_for_selector("#mark-grid:not([hidden])")
+        assert page.locator("#mark-send").is_disabled()
+        scale = page.locator("#mark-img").evaluate("img => img.naturalWidth") / truth["image_size"][0]
+        marks = corners * scale
+
+        # A first corner far off, moved once all four are down by tapping near it.
+        _tap_at(page, *(marks[0] + [2.0 * square * scale, 0]))
+        for corner in marks[1:]:
+            _tap_at(page, *(corner + [0.2 * square * scale, -0.2 * square * scale]))
+        assert "Four corners marked" in page.locator("#mark-hint").inner_text()
+        assert (
+            page.locator("#mark-svg circle").count() == 4 and page.locator("#mark-svg polygon").count() == 1
+        )
+        _tap_at(page, *(marks[0] + [-0.15 * square * scale, 0.2 * square * scale]))
+        assert page.locator("#mark-svg circle").count() == 4
+        page.screenshot(path=str(SHOTS / "mark-corners.png"), full_page=True)
+
+        # The photo width is the phone's at most: nothing wider than the screen.
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        with page.expect_navigation():
+            page.locator("#mark-send").tap()
+        page.wait_for_selector("#photo-note")
+        assert "not saved yet" in page.locator("#photo-note").inner_text()
+        page.screenshot(path=str(SHOTS / "mark-corners-read.png"), full_page=True)
+        shown = "".join(
+            page.locator("#board .cell").evaluate_all(
+                "cells => cells.map(c => { const k = [...c.classList].find(x => x.startsWith('t-')).slice(2);"
+                " return {mtn: '^', waste: '#', empty: '.'}[k] || k; })"
+            )
+        )
+        wrong = sum(a != b for a, b in zip(shown, "".join(truth["grid"]), strict=True))
+        assert wrong <= 6, wrong
+        assert errors == []
+        assert stored_sheets(app, t) == before
+        browser.close()
+
+
+def test_clear_takes_the_marks_away(app: Flask, server: str) -> None:  # noqa: F811
+    sync_playwright = playwright_or_skip()
+    truth = json.loads(MISSED.with_suffix(".json").read_text())
+    t = make_table(app, ["Ann", "Ben"], side=truth["side"])
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page, errors = _phone(browser, server, t.code)
+        with page.expect_navigation():
+            page.set_input_files("#photo-input", str(MISSED))
+        page.wait_for_selector("#mark-grid:not([hidden])")
+        for x, y in ((100, 100), (300, 120), (320, 300)):
+            _tap_at(page, x, y)
+        assert page.locator("#mark-svg circle").count() == 3 and page.locator("#mark-send").is_disabled()
+        page.locator("#mark-clear").tap()
+        assert page.locator("#mark-svg circle").count() == 0
+        assert "0" in page.locator("#mark-hint").inner_text()
+        assert errors == []
+        browser.close()
