@@ -30,6 +30,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "photo", metavar="PHOTO", help="photo of the map sheet (JPEG or PNG); - reads standard input"
     )
     parser.add_argument("--side", required=True, type=str.upper, choices="ABCD", help="map side")
+    parser.add_argument(
+        "--corners",
+        metavar="'X,Y X,Y X,Y X,Y'",
+        help="the grid's four outer corners in the photo's pixels, in any order, for a photo in which "
+        "no grid is found: the grid is fitted to the lines near them",
+    )
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print one JSON object")
     output.add_argument(
@@ -47,7 +53,7 @@ def fail(message: str) -> int:
 def run(args: argparse.Namespace) -> int:
     from referee.rules.errors import RefereeError
     from referee.vision.load import MAX_BYTES
-    from referee.vision.reader import read_sheet
+    from referee.vision.reader import corners_from_text, read_sheet
 
     name: str = args.photo
     try:
@@ -63,7 +69,11 @@ def run(args: argparse.Namespace) -> int:
             f"{describe(name)}: the file is larger than {MAX_BYTES // 2**20} MB: send a smaller photo"
         )
     try:
-        reading = read_sheet(data, args.side)
+        corners = corners_from_text(args.corners) if args.corners is not None else None
+    except ValueError:
+        return fail(f"--corners {args.corners!r}: give the four corners as 'X,Y X,Y X,Y X,Y', in pixels")
+    try:
+        reading = read_sheet(data, args.side, corners=corners)
     except RefereeError as e:
         return fail(str(e))
     if args.json:

@@ -224,6 +224,16 @@ def _to_photo(quad: NDArray[np.float32]) -> NDArray[np.float64]:
     return np.asarray(cv2.getPerspectiveTransform(unit, quad), np.float64)
 
 
+def corners_from_text(text: str) -> list[tuple[float, float]]:
+    """Four corners written ``"x,y x,y x,y x,y"`` (photo pixels), as the
+    editor's marking form and ``referee scan --corners`` take them; a
+    ``ValueError`` unless they are four pairs of numbers."""
+    pairs = [p.split(",") for p in text.split()]
+    if len(pairs) != 4 or any(len(p) != 2 for p in pairs):
+        raise ValueError(text)
+    return [(float(x), float(y)) for x, y in pairs]
+
+
 def _marked(
     corners: Sequence[tuple[float, float]], scale: float, shape: tuple[int, ...]
 ) -> NDArray[np.float64]:

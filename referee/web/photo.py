@@ -42,7 +42,7 @@ from referee.table.sheets import open_to_change
 from referee.vision.errors import NoGridError, TooLargeError, VisionError, WrongSheetError
 from referee.vision.load import load_photo
 from referee.vision.printable import PAPERS, PrintableError, sheet_pdf
-from referee.vision.reader import SheetReading, read_sheet
+from referee.vision.reader import SheetReading, corners_from_text, read_sheet
 from referee.vision.render import SheetWords
 from referee.web import i18n, sheets
 from referee.web.database import get_session
@@ -187,14 +187,9 @@ def _refuse(
 
 
 def _corners(text: str | None) -> list[tuple[float, float]] | None:
-    """The four marked corners in ``text`` (``"x,y x,y x,y x,y"``), None when
+    """The four marked corners in ``text`` (``corners_from_text``), None when
     none were sent; a ``ValueError`` when they are not four pairs of numbers."""
-    if not text or not text.strip():
-        return None
-    pairs = [p.split(",") for p in text.split()]
-    if len(pairs) != 4 or any(len(p) != 2 for p in pairs):
-        raise ValueError(text)
-    return [(float(x), float(y)) for x, y in pairs]
+    return corners_from_text(text) if text and text.strip() else None
 
 
 @bp.post("/t/<code>/sheets/<int:number>/<season>/photo")

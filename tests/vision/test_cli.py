@@ -179,3 +179,23 @@ def test_sheet_will_not_write_a_pdf_to_a_terminal(
     assert main(["sheet", "--side", "A", "-o", "-"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and "-o - | lp" in err
+
+
+MISSED = Path(__file__).parent / "photos" / "blurred_on_wood.jpg"
+
+
+def test_corners_read_a_photo_whose_grid_is_not_found() -> None:
+    truth = json.loads(MISSED.with_suffix(".json").read_text())
+    refused = scan(str(MISSED), "--side", truth["side"], "--map")
+    assert refused.returncode == 2 and "no map grid found" in refused.stderr
+    marks = " ".join(f"{x + 5:.0f},{y - 5:.0f}" for x, y in truth["corners_px"])
+    done = scan(str(MISSED), "--side", truth["side"], "--map", "--corners", marks)
+    assert done.returncode == 0, done.stderr
+    rows = done.stdout.split()
+    assert sum(a != b for a, b in zip("".join(rows), "".join(truth["grid"]), strict=True)) <= 6
+
+
+@pytest.mark.parametrize("corners", ["1,2 3,4 5,6", "a,b c,d e,f g,h", ""])
+def test_corners_that_are_not_four_pairs_exit_2(corners: str) -> None:
+    done = scan(str(MISSED), "--side", "B", "--corners", corners)
+    assert done.returncode == 2 and "--corners" in done.stderr and done.stderr.count("\n") == 1
