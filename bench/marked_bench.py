@@ -8,8 +8,8 @@ refuses (no grid found, or none that matched the side: the refusals the
 editor offers marking for) are read again with their true corners moved as
 a fingertip would: each coordinate of each corner by a random amount, up to
 ``--error`` squares either way (a square on a phone's screen is a few
-millimetres: 0.3 is about a fingertip's width over a small grid). One line
-per folder:
+millimetres: 0.3 is about a fingertip's width over a small grid), and kept
+on the photo, as the editor keeps a tap. One line per folder:
 
 - refused: photos refused, and how many of them the marks read;
 - wrong squares over the photos read with marks, and per photo;
@@ -38,6 +38,7 @@ import numpy as np  # noqa: E402
 
 from referee.rules.geometry import SIZE  # noqa: E402
 from referee.vision.errors import NoGridError, VisionError, WrongSheetError  # noqa: E402
+from referee.vision.load import load_photo  # noqa: E402
 from referee.vision.reader import read_sheet  # noqa: E402
 
 
@@ -59,6 +60,7 @@ def bench(folder: Path, error: float, rng: np.random.Generator) -> dict[str, obj
             refused.append(path.name)
         square = float(np.linalg.norm(corners[0] - corners[1])) / SIZE
         marks = corners + rng.uniform(-error, error, corners.shape) * square
+        marks = np.clip(marks, 0, load_photo(data).size)  # a tap lands on the photo (corners.js)
         t0 = time.process_time()
         try:
             reading = read_sheet(data, str(truth["side"]), corners=[(float(x), float(y)) for x, y in marks])
