@@ -23,3 +23,8 @@ class NoGridError(VisionError):
 
 class WrongSheetError(VisionError):
     """A grid was found but it does not match the printed side."""
+
+
+class OtherSideError(WrongSheetError):
+    """The grid was found, and its printed mountains are another side's: the
+    table's side or the sheet is the wrong one, not the grid."""

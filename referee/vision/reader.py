@@ -37,7 +37,7 @@ from referee.rules.i18n import _
 from referee.vision.agree import agree
 from referee.vision.cells import CLASSES, Squares, classify, even_light
 from referee.vision.doubt import chance_right, clues, doubtful_line
-from referee.vision.errors import NoGridError, VisionError, WrongSheetError
+from referee.vision.errors import NoGridError, OtherSideError, VisionError, WrongSheetError
 from referee.vision.grid import MARKED_NO_GRID, NO_GRID, find_grids, marked_grids, shifted
 from referee.vision.likeness import likeness
 from referee.vision.load import load_photo
@@ -475,7 +475,7 @@ def read_with_clues(
     if seen < PRINTED_SEEN:
         other = _looks_like(tried, map_side) or _kin_side(canvases, map_side)
         if other is not None:
-            raise WrongSheetError(
+            raise OtherSideError(
                 _(
                     "this looks like map side %(other)s, not side %(side)s: "
                     "choose side %(other)s, or photograph the side %(side)s sheet",

@@ -39,7 +39,7 @@ from referee.rules.geometry import SIZE
 from referee.rules.i18n import _
 from referee.table import SEASON_NAMES, SeasonSheet, Table
 from referee.table.sheets import open_to_change
-from referee.vision.errors import NoGridError, TooLargeError, VisionError, WrongSheetError
+from referee.vision.errors import NoGridError, OtherSideError, TooLargeError, VisionError, WrongSheetError
 from referee.vision.load import load_photo
 from referee.vision.printable import PAPERS, PrintableError, sheet_pdf
 from referee.vision.reader import SheetReading, corners_from_text, read_sheet
@@ -210,7 +210,8 @@ def read(code: str, number: int, season: str) -> ResponseReturnValue:
             data, t.side.letter, t.drawn, t.heroes_revealed(s), t.monsters_at_most(s), corners=corners
         )
     except VisionError as error:
-        markable = isinstance(error, NoGridError | WrongSheetError)
+        # no grid found, or none that matched the side: the player can mark it (not another side's sheet)
+        markable = isinstance(error, NoGridError | WrongSheetError) and not isinstance(error, OtherSideError)
         return _refuse(
             code, number, season, _status(error), sheets.sentence(str(error)), data if markable else None
         )

@@ -137,3 +137,14 @@ def test_no_photo_no_marking(app: Flask, client: FlaskClient) -> None:
     response = post_photo(client, t, 1, "spring", b"Cartographers is a map-drawing game.\n" * 50)
     assert response.status_code == 400
     assert 'id="mark-grid"' not in response.text
+
+
+def test_a_photo_of_another_side_is_not_offered_for_marking(app: Flask, client: FlaskClient) -> None:
+    """Its grid was found; the table's side or the sheet is the wrong one."""
+    from tests.web_photo.conftest import sample
+
+    data, truth = sample()
+    t = _table(app, client, "B" if truth["side"] == "A" else "A")
+    response = post_photo(client, t, 1, "spring", data)
+    assert response.status_code == 422 and "looks like map side" in (photo_error(response.text) or "")
+    assert 'id="mark-grid"' not in response.text
