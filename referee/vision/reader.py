@@ -486,6 +486,14 @@ def read_with_clues(
         if not any_clear:
             # only faint lattices, none of them this sheet: most likely no grid at all
             raise NoGridError(NO_GRID)
+        if corners is not None:
+            raise WrongSheetError(
+                _(
+                    "the squares inside the marked corners do not show side %(side)s's printed "
+                    "mountains: mark the grid's four outer corners, or take a sharper photo",
+                    side=map_side.letter,
+                )
+            )
         raise WrongSheetError(
             _(
                 "the printed mountains do not match map side %(side)s: check the side, "

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from referee.vision.errors import NoGridError
+from referee.vision.errors import NoGridError, WrongSheetError
 from referee.vision.grid import MARKED_NO_GRID, marked_grids
 from referee.vision.load import load_photo
 from referee.vision.reader import read_sheet
@@ -103,3 +103,15 @@ def test_a_fit_that_leaves_the_marks_is_not_offered() -> None:
     for c in found:
         assert _off(c.quad * photo.scale, outside).max() < 0.5 * square
     assert np.allclose(np.sort(found[-1].quad, axis=0), np.sort(outside / photo.scale, axis=0), atol=1e-3)
+
+
+def test_marks_off_the_grid_say_so() -> None:
+    """Marks a square and a half inside the grid all round: the printed
+    mountains are not where the side has them, and the sentence says that
+    the marks, not the search, are what to check."""
+    data, truth, corners, _ = _truth(MISSED)
+    centre = corners.mean(axis=0)
+    inside = centre + (corners - centre) * 8 / 11
+    with pytest.raises(WrongSheetError) as refused:
+        read_sheet(data, str(truth["side"]), corners=[tuple(c) for c in inside])
+    assert "inside the marked corners" in str(refused.value)
