@@ -97,5 +97,6 @@
   });
 
   draw();
-  section.scrollIntoView({ block: "start" });
+  // the refusal's sentence, then the photo to mark, in view
+  (document.getElementById("photo-error") || section).scrollIntoView({ block: "start" });
 })();
