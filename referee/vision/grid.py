@@ -526,13 +526,21 @@ def marked_grids(rgb: NDArray[np.uint8], corners: NDArray[np.float64]) -> Iterat
     player marked on the photo, when the search found none that was the
     sheet: first the grid fitted to the lines near them, as each search
     fits its lattices (``_fit``: at the photo's size and at a blurred
-    grid's, with its lines as seen and ``FAINT_GAIN`` times stronger), best
-    supported first; then the corners as marked, for a photo whose lines
-    no fit can follow. A finger's mark is a few pixels off; the fit puts
+    grid's), best supported first, with its lines as seen, then as the
+    faint searches see them, ``FAINT_GAIN`` times stronger (where more
+    segments pass as seen, so a support there is no match for one at the
+    lines' own strength); then the corners as marked, for a photo whose
+    lines no fit can follow. A finger's mark is a few pixels off; the fit puts
     the grid on its lines, which a blurred or dim photo's search could not
     find among the table's, but can follow once it knows where to look. A
     fit that moved a corner half a square or more from the player's mark
     went to other lines (the frame's, the coin track's) and is left out.
+    Each fit starts both from the marks and from the marks moved by up to
+    half a square to where the lattice is seen best (``_nudged``): a
+    blurred lattice can be seen about as well half a square away, so the
+    moved start alone led some grids astray, while without it marks over
+    a third of a square off find no lines. The reader reads every fit
+    near the marks and keeps the surest reading (``reader._sureness``).
     Raises ``NoGridError`` when the corners are no grid a camera could see."""
     quad = _order(np.asarray(corners, np.float64))
     if not _sane(quad, rgb.shape):
@@ -540,24 +548,29 @@ def marked_grids(rgb: NDArray[np.uint8], corners: NDArray[np.float64]) -> Iterat
     lines = _Lines(rgb)
     square = float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).max()) / SIZE
     sizes = (1.0, square) if square > FIT_SQUARE else (1.0,)
-    starts = {size: _nudged(lines, quad, size) for size in sizes}
-    fits = [
-        fit
-        for gain in (1.0, FAINT_GAIN)
-        for size in sizes
-        if (fit := _fit(lines, starts[size], size, gain)) is not None and _same(fit.quad, quad)
-    ]
+    starts = {size: (quad, _nudged(lines, quad, size)) for size in sizes}
+    fits = []
+    for gain in (1.0, FAINT_GAIN):  # supports compare only at one gain: stronger lines seem seen more
+        fits += sorted(
+            (
+                fit
+                for size in sizes
+                for start in starts[size]
+                if (fit := _fit(lines, start, size, gain)) is not None and _same(fit.quad, quad)
+            ),
+            key=lambda c: -c.support,
+        )
     offered: list[Quad] = []
-    for cand in [*sorted(fits, key=lambda c: -c.support), Candidate(quad, 0.0)]:
+    for cand in [*fits, Candidate(quad, 0.0)]:
         if not any(_same(cand.quad, other) for other in offered):
             offered.append(cand.quad)
             yield cand._replace(marked=True)
 
 
 NUDGES = [(dx / 4, dy / 4) for dx in range(-2, 3) for dy in range(-2, 3)]
-"""Where a marked grid is tried before it is fitted, in squares along its
-own rows and columns: up to half a square each way, by quarters; then an
-eighth of a square each way round the best of those."""
+"""Where a marked grid is also tried before it is fitted, in squares along
+its own rows and columns: up to half a square each way, by quarters; then
+an eighth of a square each way round the best of those."""
 
 
 def _nudged(lines: _Lines, quad: Quad, square: float) -> Quad:

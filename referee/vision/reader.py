@@ -234,6 +234,12 @@ def corners_from_text(text: str) -> list[tuple[float, float]]:
     return [(float(x), float(y)) for x, y in pairs]
 
 
+def _sureness(way: _Way) -> float:
+    """How surely the networks read a placement's squares, on average: a
+    grid placed off its squares cuts strokes in two and reads less surely."""
+    return float(way[2].probs.max(axis=1).mean())
+
+
 def _marked(
     corners: Sequence[tuple[float, float]], scale: float, shape: tuple[int, ...]
 ) -> NDArray[np.float64]:
@@ -443,6 +449,7 @@ def read_with_clues(
     tried: list[tuple[NDArray[np.float32], bool]] = []
     canvases: list[NDArray[np.uint8]] = []  # of clearly seen grids, for ``_kin_side``
     any_clear = False
+    passed: list[_Way] = []  # the readings that passed, of a grid the player marked
     grids = (
         find_grids(photo.rgb)
         if corners is None
@@ -467,9 +474,14 @@ def read_with_clues(
                 best = _surest_way(photo.rgb, gray, quad, k, ways, map_side, candidate.clear, read)
                 break
         if best is not None and best[0] >= PRINTED_SEEN:
-            break
+            if corners is None:
+                break
+            passed.append(best)  # a marked grid: each fit near the marks is read, the surest kept
+            continue
         if _looks_like(tried, map_side, OTHER_SIDE_SURE) is not None:
             break  # the grid is found, and it is another side's: no wider search can help
+    if passed:
+        best = max(passed, key=_sureness)
     assert best is not None
     seen, rect_obj, squares, upright, track = best
     if seen < PRINTED_SEEN:
