@@ -523,25 +523,23 @@ def find_grids(rgb: NDArray[np.uint8]) -> Iterator[Candidate]:
 
 def marked_grids(rgb: NDArray[np.uint8], corners: NDArray[np.float64]) -> Iterator[Candidate]:
     """Grids at the four ``corners`` (``rgb`` pixels, in any order) that the
-    player marked on the photo, when the search found none that was the
-    sheet: first the grid fitted to the lines near them, as each search
-    fits its lattices (``_fit``: at the photo's size and at a blurred
-    grid's), best supported first, with its lines as seen, then as the
-    faint searches see them, ``FAINT_GAIN`` times stronger (where more
-    segments pass as seen, so a support there is no match for one at the
-    lines' own strength); then the corners as marked, for a photo whose
-    lines no fit can follow. A finger's mark is a few pixels off; the fit puts
-    the grid on its lines, which a blurred or dim photo's search could not
-    find among the table's, but can follow once it knows where to look. A
-    fit that moved a corner half a square or more from the player's mark
-    went to other lines (the frame's, the coin track's) and is left out.
-    Each fit starts both from the marks and from the marks moved by up to
-    half a square to where the lattice is seen best (``_nudged``): a
-    blurred lattice can be seen about as well half a square away, so the
-    moved start alone led some grids astray, while without it marks over
-    a third of a square off find no lines. The reader reads every fit
-    near the marks and keeps the surest reading (``reader._sureness``).
-    Raises ``NoGridError`` when the corners are no grid a camera could see."""
+    player marked on a photo in which the search found no grid that was the
+    sheet. A blurred or dim photo's search cannot find the grid's lines
+    among the table's, but a fit can follow them once it knows where to
+    look.
+
+    First the grid fitted to the lines near the marks, as each search fits
+    its lattices (``_fit``, at the photo's size and at a blurred grid's),
+    best supported first: with the lines as seen, then ``FAINT_GAIN``
+    times stronger (where more segments pass as seen, so the two supports
+    do not compare). Each fit starts from the marks and from the marks
+    moved to where the lattice is seen best (``_nudged``): a fingertip can
+    be further off than ``refine`` looks, but a blurred lattice is seen
+    about as well half a square away, so that start alone leads some grids
+    astray. A fit that moved a corner half a square from its mark went to
+    other lines (the frame's, the coin track's) and is left out. Last, the
+    marks themselves. The reader reads each and keeps the surest reading.
+    Raises ``NoGridError`` when the marks are no grid a camera could see."""
     quad = _order(np.asarray(corners, np.float64))
     if not _sane(quad, rgb.shape):
         raise NoGridError(MARKED_NO_GRID)
