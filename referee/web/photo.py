@@ -23,10 +23,12 @@ import io
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import force_locale
 from flask_wtf.file import FileField, FileRequired
+from numpy.typing import NDArray
 from PIL import Image
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from wtforms import StringField
@@ -118,11 +120,16 @@ def limit_sentence(what: str = "upload") -> str:
 # --- reading a photo -------------------------------------------------------------------------------
 
 
+def _jpeg_url(rgb: NDArray[np.uint8], quality: int) -> str:
+    """``rgb`` as a JPEG data URL, for a page to show without another request."""
+    out = io.BytesIO()
+    Image.fromarray(rgb).save(out, "JPEG", quality=quality, optimize=True)
+    return "data:image/jpeg;base64," + base64.b64encode(out.getvalue()).decode("ascii")
+
+
 def _photo_url(reading: SheetReading) -> str:
     """The straightened grid, with the name line and coin track round it, as a small JPEG."""
-    out = io.BytesIO()
-    Image.fromarray(reading.canvas).save(out, "JPEG", quality=PHOTO_JPEG_QUALITY, optimize=True)
-    return "data:image/jpeg;base64," + base64.b64encode(out.getvalue()).decode("ascii")
+    return _jpeg_url(reading.canvas, PHOTO_JPEG_QUALITY)
 
 
 def reading_config(t: Table, sheet: SeasonSheet, reading: SheetReading) -> dict[str, Any]:
@@ -167,10 +174,7 @@ def _mark_photo(data: bytes) -> dict[str, Any] | None:
         rgb = load_photo(data).rgb
     except VisionError:
         return None
-    out = io.BytesIO()
-    Image.fromarray(rgb).save(out, "JPEG", quality=MARK_JPEG_QUALITY, optimize=True)
-    url = "data:image/jpeg;base64," + base64.b64encode(out.getvalue()).decode("ascii")
-    return {"url": url, "width": rgb.shape[1], "height": rgb.shape[0]}
+    return {"url": _jpeg_url(rgb, MARK_JPEG_QUALITY), "width": rgb.shape[1], "height": rgb.shape[0]}
 
 
 def _refuse(
