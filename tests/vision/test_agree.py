@@ -7,7 +7,7 @@ import numpy as np
 
 from referee.rules import terrain
 from referee.rules.data import map_sides
-from referee.vision.agree import agree
+from referee.vision.agree import agree, kin
 from referee.vision.cells import CLASSES, UNSURE, Squares
 from referee.vision.reader import _decide
 
@@ -162,3 +162,42 @@ def test_no_more_monsters_than_the_ambushes_allow() -> None:
         read = [grid[i // 11][i % 11] for i in looks_monster]
         assert read == [terrain.MONSTER] * kept + [terrain.FARM] * (5 - kept)
         assert all(conf[i // 11][i % 11] < UNSURE for i in looks_monster[kept:])
+
+
+def test_a_square_drawn_like_the_sheets_forests_but_apart_is_read_as_a_forest() -> None:
+    """Twelve forests drawn alike and twelve farms: a thirteenth forest drawn
+    a little apart (a lighter hand) is none of their likest, so it hears
+    nothing from them as a fellow; read unsurely as a farm, it is still
+    nearer the sheet's forests together than its farms, and is a forest."""
+    forest = CLASSES.index(terrain.FOREST)
+    probs, looks = _sheet()
+    forests, farms, apart = list(range(20, 32)), list(range(40, 52)), 90
+    _drawn_alike(looks, forests, seed=1)
+    _drawn_alike(looks, farms, seed=2)
+    for i in forests:
+        probs[i] = _sure(forest)
+    for i in farms:
+        probs[i] = _sure(FARM)
+    rng = np.random.default_rng(3)
+    v = looks[forests].mean(axis=0) + rng.normal(scale=0.05, size=looks.shape[1])
+    v /= np.linalg.norm(v)
+    looks[apart] = 0.5 * v + 0.5 * looks[apart]
+    looks[apart] /= np.linalg.norm(looks[apart])
+    probs[apart] = 0.02
+    probs[apart, FARM], probs[apart, forest] = 0.5, 0.34
+    squares = Squares(probs, looks, probs[None])
+    alone_fellows = [i for i in forests + farms if apart in np.argsort(((looks - looks[i]) ** 2).sum(1))[1:6]]
+    assert alone_fellows == []
+    agreed = agree(squares, range(121))
+    assert agreed[apart].argmax() == forest
+    assert all(agreed[i].argmax() == forest for i in forests)
+    assert all(agreed[i].argmax() == FARM for i in farms)
+
+
+def test_likenesses_weigh_nothing_when_the_sheet_shows_one_code_surely() -> None:
+    """A likeness tells codes apart: a sheet read surely only as empty has
+    one, and leaves every reading as it was."""
+    probs, looks = _sheet()
+    probs[7] = 0.02
+    probs[7, FARM], probs[7, MONSTER] = 0.5, 0.34
+    assert not kin(looks.astype(np.float64), probs.astype(np.float64)).any()
