@@ -96,6 +96,15 @@
     form.submit();
   });
 
+  // While the photo to mark is on screen, the brushes leave the screen's foot
+  // (they stay in the page, under the board): on a small phone the bar would
+  // hide a third of the photo, and with it the grid's lower corners.
+  if (window.IntersectionObserver) {
+    new IntersectionObserver((seen) => {
+      document.body.classList.toggle("marking", seen[0].isIntersecting);
+    }).observe(img);
+  }
+
   draw();
   // the refusal's sentence, then the photo to mark, in view
   (document.getElementById("photo-error") || section).scrollIntoView({ block: "start" });

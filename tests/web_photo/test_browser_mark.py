@@ -101,3 +101,49 @@ def test_clear_takes_the_marks_away(app: Flask, server: str) -> None:  # noqa: F
         assert "0" in page.locator("#mark-hint").inner_text()
         assert errors == []
         browser.close()
+
+
+def _overlap(a: dict[str, float], b: dict[str, float]) -> float:
+    """The height two boxes share on screen."""
+    return max(0.0, min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"]))
+
+
+def test_the_brushes_leave_the_photo_to_mark_uncovered(app: Flask, server: str) -> None:  # noqa: F811
+    """On a small phone (320 x 640) the brush bar at the screen's foot would
+    hide a third of the photo to mark. While the photo is on screen the bar
+    leaves the foot; once the player scrolls down to the board, it is back."""
+    sync_playwright = playwright_or_skip()
+    SHOTS.mkdir(exist_ok=True)
+    truth = json.loads(MISSED.with_suffix(".json").read_text())
+    t = make_table(app, ["Ann", "Ben"], side=truth["side"])
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        context = browser.new_context(viewport={"width": 320, "height": 640}, has_touch=True)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server}/t/{t.code}/sheets")
+        page.locator(".seat").nth(0).locator("text=This is me").click()
+        page.wait_for_selector("#photo-form")
+        with page.expect_navigation():
+            page.set_input_files("#photo-input", str(MISSED))
+        page.wait_for_selector("#mark-grid:not([hidden])")
+        for top in (0.0, 0.5, 1.0):  # the photo's top, middle and foot at the screen's foot
+            page.evaluate(
+                "t => { const b = document.getElementById('mark-img').getBoundingClientRect();"
+                " window.scrollBy(0, b.top + t * b.height - window.innerHeight + 10); }",
+                top,
+            )
+            page.wait_for_timeout(150)
+            shown = page.locator("#mark-img").bounding_box()
+            bar = page.locator(".toolbar").bounding_box()
+            assert _overlap(shown, bar) == 0, top
+        page.screenshot(path=str(SHOTS / "mark-corners-320.png"))
+        page.locator("#board").scroll_into_view_if_needed()
+        page.evaluate("window.scrollBy(0, document.getElementById('board').getBoundingClientRect().top - 40)")
+        page.wait_for_timeout(150)
+        assert page.locator(".toolbar").evaluate("bar => getComputedStyle(bar).position") == "sticky"
+        page.screenshot(path=str(SHOTS / "mark-board-320.png"))
+        assert page.evaluate("document.documentElement.scrollWidth") <= 320
+        assert errors == []
+        browser.close()
