@@ -131,7 +131,8 @@ def kin(looks: NDArray[np.float64], alone: NDArray[np.float64]) -> NDArray[np.fl
     A likeness is the mean look of the squares read as its code at ``SURE``
     or surer, when there are ``LEAST`` of them. The weights are a softmax
     over the likenesses of minus the squared distance, in units of the
-    median distance of the sheet's squares to their nearest likeness; a
+    median squared distance of the sheet's squares to their nearest
+    likeness (how tightly this hand draws); a
     code without a likeness takes the weight of the square's nearest one,
     so that it neither gains nor loses against it. All zero when the sheet
     shows fewer than two codes surely: then there is nothing to tell apart."""
