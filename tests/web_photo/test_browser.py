@@ -31,9 +31,11 @@ def server(app: Flask) -> Iterator[str]:
     live.stop()
 
 
-def _phone(browser: Any, server: str, code: str) -> tuple[Any, list[str]]:
-    """A phone that claimed seat 1 and shows its editor."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+def _phone(
+    browser: Any, server: str, code: str, width: int = 390, height: int = 844
+) -> tuple[Any, list[str]]:
+    """A phone (``width`` x ``height``) that claimed seat 1 and shows its editor."""
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

@@ -118,13 +118,7 @@ def test_the_brushes_leave_the_photo_to_mark_uncovered(app: Flask, server: str) 
     t = make_table(app, ["Ann", "Ben"], side=truth["side"])
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        context = browser.new_context(viewport={"width": 320, "height": 640}, has_touch=True)
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{server}/t/{t.code}/sheets")
-        page.locator(".seat").nth(0).locator("text=This is me").click()
-        page.wait_for_selector("#photo-form")
+        page, errors = _phone(browser, server, t.code, 320, 640)
         with page.expect_navigation():
             page.set_input_files("#photo-input", str(MISSED))
         page.wait_for_selector("#mark-grid:not([hidden])")
