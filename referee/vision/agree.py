@@ -112,11 +112,12 @@ def agree(squares: Squares, free: Collection[int]) -> NDArray[np.float32]:
     total = weight.sum(axis=1, keepdims=True)
     mix = weight / np.maximum(total, 1e-12)
     share = np.where(total > 0, PULL, 0.0)
-    own = np.log(np.maximum(probs[idx].astype(np.float64), 1e-6))
+    alone = probs[idx].astype(np.float64)
+    own = np.log(np.maximum(alone, 1e-6))
     mixed = own
     for _ in range(ROUNDS):
         mixed = (1 - share) * own + share * (mix @ mixed)
-    mixed += kin(looks, probs[idx].astype(np.float64))
+    mixed += kin(looks, alone)
     mixed -= mixed.max(axis=1, keepdims=True)
     e = np.exp(mixed)
     probs[idx] = (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
