@@ -49,19 +49,8 @@ RADII = (0.22, 0.3, 0.4)
 """Coin radii looked for, in squares."""
 GAP = 0.04
 """Least gap in pencil between the last inked coin and the most inked clean one."""
-SPREAD = 2.0
-"""That gap is at least this many times the clean coins' upward spread:
-how far the most inked of them lies above their median. Only a clean coin
-that reads high can be taken for an inked one; one that reads low (a
-print's dot a pixel off, a brighter patch of paper) makes no count
-doubtful, and measuring the spread from it left a third of the tracks a
-person counts at a glance uncounted. Chosen on two training draws read
-through the whole reader (seed 32000, 300 photos, and the all-hard seed
-31000, 400), never on a measured set, by the same rule as the constants
-below: 273 exact and 11 wrong, against 229 and 8 with the clean coins'
-whole range at 3 times. On a third training draw, read only to check
-(all-hard seed 31500, 400 photos), 142 exact and 3 wrong, against 114
-and 1."""
+SPREAD = 3.0
+"""That gap is at least this many times the clean coins' own spread."""
 APART = 0.04
 """Least difference in median pencil between the inked and the clean coins."""
 FAINT = 2
@@ -433,8 +422,8 @@ def split(ink: NDArray[np.float64]) -> int | None:
     The clean coins are alike: the same print, no pencil. The inked ones are
     not: a player shades one coin hard and ticks the next. So a count is
     where the coins after it are alike and the coin before it stands clearly
-    above them all (by ``GAP``, and by ``SPREAD`` times how far the clean
-    coins stray upward), the inked coins as a whole stand above the clean (``APART``),
+    above them all (by ``GAP``, and by ``SPREAD`` times the clean coins' own
+    spread), the inked coins as a whole stand above the clean (``APART``),
     only a few of them are marked so faintly that they lie nearer the clean
     coins than that last one (``FAINT``), and none of them is as clean as
     the clean coins (``ABOVE``). Where two places split so, the one with
@@ -452,7 +441,7 @@ def split(ink: NDArray[np.float64]) -> int | None:
         top = float(clean.max())
         edge = float(ink[count - 1]) - top
         alone = len(clean) == 1
-        if edge < max(GAP * (2 if alone else 1), SPREAD * (top - float(np.median(clean)))):
+        if edge < max(GAP * (2 if alone else 1), SPREAD * (top - float(clean.min()))):
             continue
         if float(np.median(inked) - np.median(clean)) < APART:
             continue

@@ -267,21 +267,3 @@ def test_shading_spilt_onto_the_next_coin_does_not_count_it() -> None:
     where the gap is far the larger."""
     ink = np.array([0.45, 0.38, 0.42, 0.5, 0.44, 0.39, 0.41, 0.47, 0.43] + [0.12, 0.03, 0.04, 0.02, 0.03])
     assert split(ink) == 9
-
-
-def test_a_clean_coin_reading_low_leaves_the_count_clear() -> None:
-    """Five coins shaded, nine clean, one of the clean ones reading lower
-    than the rest (its print's dot a pixel off its neighbours'). A coin
-    that reads low cannot be taken for an inked one, so it makes the count
-    no less clear: five, where measuring the clean coins' spread from it
-    left the track to the player."""
-    ink = np.array([0.27, 0.3, 0.25, 0.28, 0.24] + [0.12, 0.11, 0.12, 0.02, 0.12, 0.11, 0.12, 0.12, 0.11])
-    assert split(ink) == 5
-
-
-def test_a_clean_coin_reading_high_still_makes_the_count_doubtful() -> None:
-    """The same track with one clean coin reading high instead (a smudge
-    nearly as dark as the faintest shading): the clean coins stray upward
-    as far as the gap, so no count is said."""
-    ink = np.array([0.27, 0.3, 0.25, 0.28, 0.24] + [0.12, 0.11, 0.12, 0.19, 0.12, 0.11, 0.12, 0.12, 0.11])
-    assert split(ink) is None
