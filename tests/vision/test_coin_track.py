@@ -267,3 +267,39 @@ def test_shading_spilt_onto_the_next_coin_does_not_count_it() -> None:
     where the gap is far the larger."""
     ink = np.array([0.45, 0.38, 0.42, 0.5, 0.44, 0.39, 0.41, 0.47, 0.43] + [0.12, 0.03, 0.04, 0.02, 0.03])
     assert split(ink) == 9
+
+
+def _shadowed(photo: np.ndarray, x: int) -> np.ndarray:
+    """``photo`` with everything right of column ``x`` in shadow."""
+    dim = photo.copy()
+    dim[:, x:] = (dim[:, x:] * 0.6).astype(np.uint8)
+    return dim
+
+
+def test_a_shadow_edge_across_the_first_clean_coin_gives_no_count() -> None:
+    """Five coins crossed, and a shadow's edge through the middle of the
+    sixth: half of that clean coin is darker than the lit paper beside it,
+    as pencil is, so compared with the others it reads as inked and the
+    run seems to end one coin late. The paper around it is lit unevenly,
+    so the count is left to the player rather than told as six."""
+    from referee.vision.track import Track, coin_ink, read_coins, split
+
+    photo, to_photo = _patterned_coins(5, "cross")
+    track = Track(1.0, 34.0, 12.0, 15.0, 4.8)
+    sixth = round(120 + (5.5 + (5 - 6.5) * 0.75) * 60)  # the sixth coin's centre, photo pixels
+    dim = _shadowed(photo, sixth)
+    assert split(coin_ink(dim, to_photo, 0, track)) == 6  # what the pencil alone says
+    assert read_coins(dim, to_photo, 0, track) is None
+
+
+@pytest.mark.parametrize(("coin", "where"), [(1, "across an inked coin"), (9.5, "between two clean coins")])
+def test_a_shadow_edge_away_from_the_end_of_the_run_keeps_the_count(coin: float, where: str) -> None:
+    """The same five crossed coins with a shadow's edge elsewhere: across
+    the second coin, already inked, or between the tenth and the eleventh.
+    Neither moves where the run ends, so the count is read."""
+    from referee.vision.track import Track, read_coins
+
+    photo, to_photo = _patterned_coins(5, "cross")
+    track = Track(1.0, 34.0, 12.0, 15.0, 4.8)
+    dim = _shadowed(photo, round(120 + (5.5 + (coin - 6.5) * 0.75) * 60))
+    assert read_coins(dim, to_photo, 0, track) == 5, where
