@@ -269,6 +269,11 @@ def test_shading_spilt_onto_the_next_coin_does_not_count_it() -> None:
     assert split(ink) == 9
 
 
+def _coin_x(k: float) -> int:
+    """The photo column of coin ``k``'s centre (0 the first) in ``_patterned_coins``."""
+    return round(120 + (5.5 + (k - 6.5) * 0.75) * 60)
+
+
 def _shadowed(photo: np.ndarray, x: int) -> np.ndarray:
     """``photo`` with everything right of column ``x`` in shadow."""
     dim = photo.copy()
@@ -286,8 +291,7 @@ def test_a_shadow_edge_across_the_first_clean_coin_gives_no_count() -> None:
 
     photo, to_photo = _patterned_coins(5, "cross")
     track = Track(1.0, 34.0, 12.0, 15.0, 4.8)
-    sixth = round(120 + (5.5 + (5 - 6.5) * 0.75) * 60)  # the sixth coin's centre, photo pixels
-    dim = _shadowed(photo, sixth)
+    dim = _shadowed(photo, _coin_x(5))  # through the sixth coin's centre
     assert split(coin_ink(dim, to_photo, 0, track)) == 6  # what the pencil alone says
     assert read_coins(dim, to_photo, 0, track) is None
 
@@ -301,5 +305,5 @@ def test_a_shadow_edge_away_from_the_end_of_the_run_keeps_the_count(coin: float,
 
     photo, to_photo = _patterned_coins(5, "cross")
     track = Track(1.0, 34.0, 12.0, 15.0, 4.8)
-    dim = _shadowed(photo, round(120 + (5.5 + (coin - 6.5) * 0.75) * 60))
+    dim = _shadowed(photo, _coin_x(coin))
     assert read_coins(dim, to_photo, 0, track) == 5, where
