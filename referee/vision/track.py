@@ -388,14 +388,23 @@ def _on_rim(edges: NDArray[np.float32], x: float, y: float, r: float) -> tuple[f
     return x + float(dx) - m, y + float(dy) - m
 
 
-def _box(img: NDArray[np.float32], c: _Coin) -> tuple[NDArray[np.float32], NDArray[np.float64]]:
+def _around(
+    img: NDArray[np.float32], c: _Coin
+) -> tuple[NDArray[np.float32], NDArray[np.float64], NDArray[np.float64]]:
     """The strip's pixels around coin ``c`` out to its paper ring, and each
-    one's distance from the coin's centre."""
+    one's offset from the coin's centre, across and down."""
     h, w = img.shape[:2]
     x0, x1 = max(int(c.x - c.reach), 0), min(int(c.x + c.reach) + 2, w)
     y0, y1 = max(int(c.y - c.reach), 0), min(int(c.y + c.reach) + 2, h)
     yy, xx = np.mgrid[y0:y1, x0:x1]
-    return img[y0:y1, x0:x1], np.hypot(xx - c.x, yy - c.y)
+    return img[y0:y1, x0:x1], xx - c.x, yy - c.y
+
+
+def _box(img: NDArray[np.float32], c: _Coin) -> tuple[NDArray[np.float32], NDArray[np.float64]]:
+    """The strip's pixels around coin ``c`` out to its paper ring, and each
+    one's distance from the coin's centre."""
+    box, dx, dy = _around(img, c)
+    return box, np.hypot(dx, dy)
 
 
 def _rims(edges: NDArray[np.float32], coins: list[_Coin]) -> NDArray[np.float64]:
@@ -416,11 +425,9 @@ def _unevenly_lit(img: NDArray[np.float32], c: _Coin) -> float:
     The paper is the brighter part (the upper quartile) of the ring
     around the coin in each of ``SECTORS`` directions, so the printed
     outlines nearby do not count, as in ``_ink``."""
-    box, d = _box(img, c)
-    h, w = box.shape[:2]
-    x0, y0 = max(int(c.x - c.reach), 0), max(int(c.y - c.reach), 0)
-    yy, xx = np.mgrid[y0 : y0 + h, x0 : x0 + w]
-    turn = (np.arctan2(yy - c.y, xx - c.x) + np.pi) / (2 * np.pi)  # 0 to 1 round the coin
+    box, dx, dy = _around(img, c)
+    d = np.hypot(dx, dy)
+    turn = (np.arctan2(dy, dx) + np.pi) / (2 * np.pi)  # 0 to 1 round the coin
     sector = (turn * SECTORS).astype(int) % SECTORS
     ring = (d > 1.3 * c.r) & (d < c.reach)
     grey = box.mean(axis=2)
