@@ -129,7 +129,7 @@ def even_light(canvas: NDArray[np.uint8]) -> NDArray[np.float32]:
     n = img.shape[0] // S
     v = channel_max(img)
     blocks = v[: n * S, : n * S].reshape(n, S, n, S).transpose(0, 2, 1, 3).reshape(n, n, S * S)
-    own = np.percentile(blocks, 92, axis=2).astype(np.float32)
+    own = np.percentile(blocks, 92, axis=2, overwrite_input=True).astype(np.float32)  # a copy already
     paper = np.maximum(own, cv2.medianBlur(own, 3))
     paper = cv2.GaussianBlur(paper, (0, 0), 0.8)
     full = cv2.resize(paper, (img.shape[1], img.shape[0]), interpolation=cv2.INTER_CUBIC)
@@ -429,14 +429,12 @@ def _layers(w: Net) -> int:
     return sum(1 for name in w if name.startswith("w"))
 
 
-def convolve(
-    z: NDArray[np.float32], kernel: NDArray[np.float32], bias: NDArray[np.float32]
-) -> NDArray[np.float32]:
-    """A 3x3 convolution of pictures ``z`` (k x h x w x c, zeros beyond the
-    edge), then ReLU: ``kernel`` holds the weights of the nine neighbours,
-    row by row, each over the input channels (9c x out). Added up one
-    neighbour at a time, which takes half the time of laying all nine side
-    by side first."""
+def convolve(z: NDArray[np.float32], kernel: NDArray[np.float32]) -> NDArray[np.float32]:
+    """The sums of a 3x3 convolution of pictures ``z`` (k x h x w x c, zeros
+    beyond the edge), before its bias: ``kernel`` holds the weights of the
+    nine neighbours, row by row, each over the input channels (9c x out).
+    Added up one neighbour at a time, which takes half the time of laying
+    all nine side by side first."""
     k, h, w, c = z.shape
     padded = np.zeros((k, h + 2, w + 2, c), np.float32)
     padded[:, 1:-1, 1:-1] = z
@@ -445,7 +443,7 @@ def convolve(
     for j in range(9):
         dy, dx = divmod(j, 3)
         out += padded[:, dy : dy + h, dx : dx + w].reshape(-1, c) @ taps[j]
-    return np.maximum(out + bias, 0.0).reshape(k, h, w, -1)
+    return out.reshape(k, h, w, -1)
 
 
 def _halve(z: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -454,23 +452,39 @@ def _halve(z: NDArray[np.float32]) -> NDArray[np.float32]:
     return np.maximum(rows[:, :, 0::2], rows[:, :, 1::2])
 
 
+def pooled(sums: NDArray[np.float32], bias: NDArray[np.float32]) -> NDArray[np.float32]:
+    """A convolution layer's output from its ``sums`` (``convolve``): the
+    ReLU of each sum plus its channel's ``bias``, then the largest of each
+    2x2 block. It takes the largest first: adding one bias to a channel's
+    values and the ReLU never reorder them, so the numbers are the same,
+    and the bias and the ReLU touch a quarter of the values."""
+    out = _halve(sums)
+    out += bias
+    return np.maximum(out, 0.0, out=out)
+
+
 def first_convolutions(pics: NDArray[np.float32], nets: Sequence[Net]) -> list[NDArray[np.float32]]:
-    """Every network's first convolution of the same pictures, halved, in
-    one product: each of the nine neighbours of every pixel laid side by
-    side once (k x h x w x 9c), against all the networks' kernels at once.
-    The networks share their input, and with three colour channels a
-    neighbour at a time is a product too thin to be quick, so this takes
-    some 40 % of the time of three ``convolve`` calls for the same sums."""
+    """Every network's first convolution layer over the same pictures
+    (``pooled``), in one product: each of the nine neighbours of every pixel
+    laid side by side once (k x h x w x 9c), against all the networks'
+    kernels at once. The networks share their input, and with three colour
+    channels a neighbour at a time is a product too thin to be quick, so
+    this takes some 40 % of the time of three ``convolve`` calls for the
+    same sums."""
     z = pics * np.float32(PICTURE_GAIN)
     k, h, w, c = z.shape
     padded = np.zeros((k, h + 2, w + 2, c), np.float32)
     padded[:, 1:-1, 1:-1] = z
-    taps = np.concatenate([padded[:, dy : dy + h, dx : dx + w] for dy in range(3) for dx in range(3)], axis=3)
+    taps = np.empty((k, h, w, 9, c), np.float32)
+    for j in range(9):
+        dy, dx = divmod(j, 3)
+        taps[:, :, :, j] = padded[:, dy : dy + h, dx : dx + w]
     kernel = np.concatenate([net["k1"] for net in nets], axis=1)
-    bias = np.concatenate([net["kb1"] for net in nets])
-    out = np.maximum(taps.reshape(-1, 9 * c) @ kernel + bias, 0.0).reshape(k, h, w, -1)
+    out = pooled(
+        (taps.reshape(-1, 9 * c) @ kernel).reshape(k, h, w, -1), np.concatenate([n["kb1"] for n in nets])
+    )
     edges = np.cumsum([0] + [net["k1"].shape[1] for net in nets])
-    return [_halve(out[..., a:b]) for a, b in zip(edges[:-1], edges[1:], strict=True)]
+    return [out[..., a:b] for a, b in zip(edges[:-1], edges[1:], strict=True)]
 
 
 def _convolved(
@@ -479,9 +493,9 @@ def _convolved(
     """What one network's convolutions see in each picture, flattened channel
     by channel, as ``tools/train_cells.py`` lays them out; ``first``, its
     first convolution already made (``first_convolutions``)."""
-    z = first if first is not None else _halve(convolve(pics * np.float32(PICTURE_GAIN), w["k1"], w["kb1"]))
+    z = first if first is not None else pooled(convolve(pics * np.float32(PICTURE_GAIN), w["k1"]), w["kb1"])
     for i in range(2, CONVOLUTIONS + 1):
-        z = _halve(convolve(z, w[f"k{i}"], w[f"kb{i}"]))
+        z = pooled(convolve(z, w[f"k{i}"]), w[f"kb{i}"])
     return z.transpose(0, 3, 1, 2).reshape(len(z), -1)
 
 

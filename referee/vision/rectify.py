@@ -60,12 +60,16 @@ def _terms(x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.float64
 
 def _surface(coef: NDArray[np.float64], t: NDArray[np.float64]) -> NDArray[np.float64]:
     """``_terms(x, y) @ coef`` on the square grid ``x = t[col]``, ``y = t[row]``,
-    summed as outer products: the same numbers without a 10-deep array per pixel."""
+    summed as outer products: the same numbers without a 10-deep array per
+    pixel, each term made and added in place."""
     p = [np.ones_like(t), t, t * t, t * t * t]
-    return sum(
-        (c * np.outer(p[b], p[a]) for c, (a, b) in zip(coef, _POWERS, strict=True)),
-        np.zeros((len(t), len(t))),
-    )
+    out = np.zeros((len(t), len(t)))
+    term = np.empty_like(out)
+    for c, (a, b) in zip(coef, _POWERS, strict=True):
+        np.multiply(p[b][:, None], p[a][None, :], out=term)
+        term *= c
+        out += term
+    return out
 
 
 def _fit(

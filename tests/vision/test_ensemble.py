@@ -12,7 +12,6 @@ from referee.vision.cells import (
     CONVOLUTIONS,
     INNER,
     PICTURE_GAIN,
-    _halve,
     _weights,
     convolve,
     ensemble,
@@ -20,6 +19,7 @@ from referee.vision.cells import (
     forward,
     hidden,
     members,
+    pooled,
 )
 
 
@@ -115,7 +115,7 @@ def test_the_convolutions_compute_what_they_say() -> None:
 
 def test_the_networks_first_convolutions_made_at_once_are_each_networks_own() -> None:
     """``classify`` makes every network's first convolution in one product;
-    each must be what that network's own ``convolve`` makes, halved, and
+    each must be what that network's own ``convolve`` makes, ``pooled``, and
     the last hidden layer built on it the same as built from the pictures."""
     rng = np.random.default_rng(5)
     nets, _temperature = _weights()
@@ -124,7 +124,7 @@ def test_the_networks_first_convolutions_made_at_once_are_each_networks_own() ->
     firsts = first_convolutions(pics, nets)
     assert len(firsts) == len(nets)
     for net, first in zip(nets, firsts, strict=True):
-        own = _halve(convolve(pics * PICTURE_GAIN, net["k1"], net["kb1"]))
+        own = pooled(convolve(pics * PICTURE_GAIN, net["k1"]), net["kb1"])
         assert first.shape == own.shape
         assert np.allclose(first, own, atol=1e-5)
         assert np.allclose(hidden(x, net, pics, first), hidden(x, net, pics), atol=1e-4)
