@@ -345,6 +345,7 @@ class _Look:
         self.strength = small * gain
         self.families = Families(self.strength)
         self._found: dict[bool, list[tuple[float, NDArray[np.float64]]]] = {}
+        self._of_pair: dict[int, list[tuple[float, NDArray[np.float64]]]] = {}
 
     def _fit_at(self, quad: Quad, square: float) -> Candidate | None:
         """``_fit`` with this look's lines and gain."""
@@ -416,21 +417,34 @@ class _Look:
     def _scored(self, pairs: list[tuple[Family, Family]]) -> list[tuple[float, NDArray[np.float64]]]:
         found: list[tuple[float, NDArray[np.float64]]] = []
         for pair in pairs:
-            found += lattices(self.strength, pair, self.smallest * min(self.strength.shape), self.banded)
+            if id(pair) not in self._of_pair:  # the families keep their pairs, so an id stays theirs
+                self._of_pair[id(pair)] = lattices(
+                    self.strength, pair, self.smallest * min(self.strength.shape), self.banded
+                )
+            found += self._of_pair[id(pair)]
         found.sort(key=lambda t: -t[0])
         return found
 
     def quick(self) -> Candidate | None:
-        """The best scored lattice of the pairs without a faint family,
-        fitted, if its inner lines' segments are seen along
-        ``QUICK_SUPPORT`` of them; else None. ``grids`` fits that lattice
-        first too, and ranks it first unless a later fit is seen better
-        still, which a grid seen so clearly seldom leaves room for."""
-        found = self._lattices(False)
-        if not found:
-            return None
-        cand = self.fitted(_order(found[0][1] / self.k))
-        return cand if cand is not None and cand.support >= QUICK_SUPPORT else None
+        """The best scored lattice of the first two main angles' pairs without
+        a faint family (``Families.first_pairs``), fitted, if its inner
+        lines' segments are seen along ``QUICK_SUPPORT`` of them; failing
+        that, the same of every pair without a faint family; else None.
+        ``grids`` fits that lattice first too, and ranks it first unless a
+        later fit is seen better still, which a grid seen so clearly seldom
+        leaves room for. On a plain photo the first two angles are the
+        grid's, and the other angles' families and lattices, half the cost
+        of the search, are never made."""
+        tried: list[NDArray[np.float64]] = []
+        for search in (lambda: self._scored(self.families.first_pairs()), lambda: self._lattices(False)):
+            found = search()
+            if not found or any(found[0][1] is quad for quad in tried):
+                continue
+            tried.append(found[0][1])
+            cand = self.fitted(_order(found[0][1] / self.k))
+            if cand is not None and cand.support >= QUICK_SUPPORT:
+                return cand
+        return None
 
     def outvoted(self, offered: list[Quad]) -> list[Candidate]:
         """Grids, as ``grids``, from the families found once the lines

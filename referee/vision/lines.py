@@ -350,6 +350,16 @@ class Families:
                 out += [p for p in self._pair(i, j) if (p[0].faint or p[1].faint) == faint]
         return out
 
+    def first_pairs(self) -> list[tuple[Family, Family]]:
+        """The pairs without a faint family of the first two main angles
+        apart enough: on a plain photo, the grid's own two directions.
+        Made alone, so that ``pairs`` makes the other angles' pairs only
+        when asked for."""
+        first = self._angle_pairs()[:1]
+        return [
+            p for i, j in first if j < FIRST_LOOK for p in self._pair(i, j) if not (p[0].faint or p[1].faint)
+        ]
+
     def set_aside(self) -> list[tuple[Family, Family]]:
         """The pairs of every two main angles apart enough (``_set_aside``)."""
         return [p for i, j in self._angle_pairs() for p in self._set_aside(i, j)]

@@ -23,6 +23,7 @@ from referee.vision.grid import (
     shifted,
 )
 from referee.vision.lattice import lattices
+from referee.vision.lines import Families
 from referee.vision.load import load_photo
 from tests.vision_truth import PHOTOS, read_in_place, squares_off, truth
 
@@ -100,6 +101,24 @@ def test_a_plain_photos_grid_is_offered_after_one_fit(monkeypatch: pytest.Monkey
     first = next(find_grids(photo.rgb))
     assert len(fits) == 1
     assert first.support >= QUICK_SUPPORT and squares_off(first.quad, want) < 0.1
+
+
+def test_a_plain_photos_other_angles_are_never_paired(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a plain photo the first two main angles are the grid's: their
+    best lattice is offered, and no other pair of main angles has its
+    families or lattices made (half the search's cost)."""
+    plain = PHOTOS.parents[1].parent / "sample_sheets" / "001.jpg"
+    photo = load_photo(plain.read_bytes())
+    want = np.array(truth(plain)["corners_px"], np.float32) / photo.scale
+    made: list[tuple[int, int]] = []
+    pair = Families._pair
+    monkeypatch.setattr(Families, "_pair", lambda self, i, j: made.append((i, j)) or pair(self, i, j))
+    first = next(find_grids(photo.rgb))
+    assert squares_off(first.quad, want) < 0.1
+    assert len(set(made)) == 1
+    # the photo has other pairs of main angles, which the full search would make
+    look = _Look(_Lines(photo.rgb), *LOOKS[0])
+    assert len(look.families._angle_pairs()) > 1
 
 
 def test_a_lattice_seen_less_clearly_waits_for_the_ranking() -> None:
