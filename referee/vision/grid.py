@@ -435,13 +435,16 @@ class _Look:
         leaves room for. On a plain photo the first two angles are the
         grid's, and the other angles' families and lattices, half the cost
         of the search, are never made."""
-        tried: list[NDArray[np.float64]] = []
+        tried: list[Quad] = []
         for search in (lambda: self._scored(self.families.first_pairs()), lambda: self._lattices(False)):
             found = search()
-            if not found or any(found[0][1] is quad for quad in tried):
+            if not found:
                 continue
-            tried.append(found[0][1])
-            cand = self.fitted(_order(found[0][1] / self.k))
+            quad = _order(found[0][1] / self.k)
+            if any(_same(quad, other) for other in tried):
+                continue  # the same grid, from another pair of families: fitted already
+            tried.append(quad)
+            cand = self.fitted(quad)
             if cand is not None and cand.support >= QUICK_SUPPORT:
                 return cand
         return None
