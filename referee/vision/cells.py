@@ -481,7 +481,7 @@ def first_convolutions(pics: NDArray[np.float32], nets: Sequence[Net]) -> list[N
         taps[:, :, :, j] = padded[:, dy : dy + h, dx : dx + w]
     kernel = np.concatenate([net["k1"] for net in nets], axis=1)
     out = pooled(
-        (taps.reshape(-1, 9 * c) @ kernel).reshape(k, h, w, -1), np.concatenate([n["kb1"] for n in nets])
+        (taps.reshape(-1, 9 * c) @ kernel).reshape(k, h, w, -1), np.concatenate([net["kb1"] for net in nets])
     )
     edges = np.cumsum([0] + [net["k1"].shape[1] for net in nets])
     return [out[..., a:b] for a, b in zip(edges[:-1], edges[1:], strict=True)]
