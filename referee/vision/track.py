@@ -407,6 +407,12 @@ def _box(img: NDArray[np.float32], c: _Coin) -> tuple[NDArray[np.float32], NDArr
     return box, np.hypot(dx, dy)
 
 
+def _paper_ring(c: _Coin, d: NDArray[np.float64]) -> NDArray[np.bool_]:
+    """The pixels at distances ``d`` from coin ``c``'s centre that lie on
+    the paper around it: past its printed rim, within its reach."""
+    return (d > 1.3 * c.r) & (d < c.reach)
+
+
 def _rims(edges: NDArray[np.float32], coins: list[_Coin]) -> NDArray[np.float64]:
     """How strongly brightness changes (``edges``) on each coin's rim (a printed circle)."""
     out = []
@@ -429,7 +435,7 @@ def _unevenly_lit(img: NDArray[np.float32], c: _Coin) -> float:
     d = np.hypot(dx, dy)
     turn = (np.arctan2(dy, dx) + np.pi) / (2 * np.pi)  # 0 to 1 round the coin
     sector = (turn * SECTORS).astype(int) % SECTORS
-    ring = (d > 1.3 * c.r) & (d < c.reach)
+    ring = _paper_ring(c, d)
     grey = box.mean(axis=2)
     paper = [
         float(np.percentile(grey[ring & (sector == k)], 75))
@@ -461,7 +467,7 @@ def _ink(img: NDArray[np.float32], coins: list[_Coin]) -> NDArray[np.float64]:
         box, d = _box(img, c)
         # the paper right around this coin: the brighter part of the ring, so
         # the printed outlines nearby do not count, and a shadow does
-        paper = np.percentile(box[(d > 1.3 * c.r) & (d < c.reach)], 75, axis=0) + 1e-3
+        paper = np.percentile(box[_paper_ring(c, d)], 75, axis=0) + 1e-3
         pixels = cv2.getRectSubPix(img, (size, size), (c.x, c.y))
         taken.append(np.clip(1.0 - pixels / paper, 0.0, 1.0).max(axis=2))
     dark = np.array(taken, np.float32)
