@@ -96,7 +96,7 @@ def doubt_note(reading: SheetReading) -> str | None:
     doubtful = reading.doubtful()
     if not doubtful:
         return None
-    return str(
+    note = str(
         ngettext(
             "check %(num)d doubtful square against the sheet: %(places)s",
             "check %(num)d doubtful squares against the sheet: %(places)s",
@@ -104,6 +104,14 @@ def doubt_note(reading: SheetReading) -> str | None:
             places=where_all(doubtful),
         )
     )
+    return f"{note}; {RETAKE}" if reading.worth_retaking() else note
+
+
+RETAKE = (
+    "so many squares are unsure that another photo may read better:"
+    " bright, even light, straight over the sheet, nothing lying on it"
+)
+"""Said under a reading that ``worth_retaking``."""
 
 
 UNSURE_COINS = "unknown (the coin track is not clear in the photo: count the coins on your sheet)"
@@ -130,4 +138,6 @@ def table(title: str, reading: SheetReading) -> str:
                 )
             )
         )
+    if reading.worth_retaking():
+        lines.append(RETAKE)
     return "\n".join(lines)

@@ -137,7 +137,9 @@ def reading_config(t: Table, sheet: SeasonSheet, reading: SheetReading) -> dict[
 
     ``check`` lists the squares to outline: those the reader doubts, filled
     spaces of the saved map that the photo reads differently (a filled space
-    is never emptied in play), and heroes with no hero card yet."""
+    is never emptied in play), and heroes with no hero card yet. ``retake``
+    says whether the reader doubts so many squares that another photo may
+    read better."""
     codes = "".join(reading.grid)
     saved = sheet.map_text.replace("\n", "")
     doubtful = {r * SIZE + c for r, c in reading.doubtful()}
@@ -161,6 +163,7 @@ def reading_config(t: Table, sheet: SeasonSheet, reading: SheetReading) -> dict[
         "changed": sorted(changed - doubtful),
         "unnamed": sorted(unnamed),
         "check": sorted(doubtful | changed | unnamed),
+        "retake": reading.worth_retaking(),
         "confidence": [v for row in reading.confidence for v in row],
     }
 
@@ -228,6 +231,7 @@ def read(code: str, number: int, season: str) -> ResponseReturnValue:
             coins=reading.coins,
             corners=[list(c) for c in reading.corners],
             check=[divmod(i, SIZE) for i in config["check"]],
+            retake=config["retake"],
             photo=_photo_url(reading),
         )
     return sheets.editor_page(

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from referee.cli import main
-from referee.cli.scan import doubt_note, table
+from referee.cli.scan import RETAKE, doubt_note, table
 from referee.rules.sheet import MapSheet
-from referee.vision.reader import SheetReading
+from referee.vision.reader import RETAKE_DOUBTFUL, SheetReading
 
 SAMPLES = Path(__file__).parents[2] / "sample_sheets"
 
@@ -156,6 +156,17 @@ def test_doubtful_squares_are_counted_in_words(doubtful: int, note: str | None, 
         assert last.startswith("coins: unknown (") and "count the coins" in last
     else:
         assert last.startswith(footer + ": check them")
+
+
+@pytest.mark.parametrize("doubtful", [RETAKE_DOUBTFUL - 1, RETAKE_DOUBTFUL])
+def test_so_many_doubtful_squares_ask_for_another_photo(doubtful: int) -> None:
+    many = doubtful >= RETAKE_DOUBTFUL
+    note = doubt_note(reading(doubtful))
+    assert note is not None and note.startswith(f"check {doubtful} doubtful squares")
+    assert note.endswith(RETAKE) == many
+    last = table("photo.jpg", reading(doubtful)).splitlines()[-1]
+    assert (last == RETAKE) == many
+    assert last.startswith(f"{doubtful} doubtful squares marked ?") != many
 
 
 def test_sheet_dash_o_dash_writes_the_pdf_to_standard_output(tmp_path: Path) -> None:

@@ -233,6 +233,7 @@ def test_reading_config_counts_what_to_check() -> None:
         confidence=tuple(tuple(r) for r in confidence),
         coins=20,
         doubtful=lambda: [(9, 9), (10, 0)],
+        worth_retaking=lambda: False,
     )
     sheet = SimpleNamespace(
         map_text="\n".join("".join(r) for r in saved),
@@ -249,6 +250,27 @@ def test_reading_config_counts_what_to_check() -> None:
     assert config["check"] == [0, 4 * 11 + 4, 6 * 11 + 6, 9 * 11 + 9, 10 * 11]
     assert config["heroes"] == [{"hero": "A", "at": [2, 2], "orientation": "printed"}]
     assert config["coins"] == 14  # never more than the track holds
+    assert config["retake"] is False
+
+
+@pytest.mark.parametrize("many", [False, True])
+def test_so_many_doubtful_squares_ask_for_another_photo(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch, many: bool
+) -> None:
+    """The sample reads with few doubtful squares; with the bar at none, the
+    same reading asks for another photo, on the page and to JSON clients."""
+    t = _table(app, client)
+    data, _ = sample()
+    if many:
+        monkeypatch.setattr("referee.vision.reader.RETAKE_DOUBTFUL", 0)
+    response = post_photo(client, t, 1, "spring", data)
+    assert response.status_code == 200, photo_error(response.text)
+    assert page_config(response.text)["reading"]["retake"] is many
+    assert ('id="retake"' in response.text) is many
+    assert ("another photo may read better" in response.text) is many
+    assert ('<a href="#photo-form">' in response.text) is many
+    answer = post_photo(client, t, 1, "spring", data, headers={"Accept": "application/json"})
+    assert answer.json["retake"] is many
 
 
 # --- bad photos -----------------------------------------------------------------------------------------
