@@ -11,6 +11,8 @@ graphite, ``grid``, ``coins``, ``corners_px``). One column per folder:
 - wrong squares flagged as doubtful, how many are not (they reach a score
   without the player being asked), and right squares flagged (the false
   alarms a player has to look at);
+- photos whose reading asks for another photo (``worth_retaking``), and the
+  share of the wrong squares that lie on them;
 - coins: exact, unknown (the reader said so) and wrong;
 - CPU seconds per photo on one core (numpy, OpenBLAS and OpenCV held to one
   thread; process time, so other work on the machine does not count),
@@ -66,6 +68,7 @@ def bench(folder: Path) -> dict[str, object]:
     right: Counter[str] = Counter()
     clean: Counter[str] = Counter()
     wrong_flagged = wrong = right_flagged = right_total = 0
+    retakes = wrong_in_retakes = 0
     coins: Counter[str] = Counter()
     confusion = np.zeros((len(CLASSES), len(CLASSES)), int)
     failures: list[str] = []
@@ -106,6 +109,9 @@ def bench(folder: Path) -> dict[str, object]:
                     errors += 1
                     wrong += 1
                     wrong_flagged += doubtful
+        if reading.worth_retaking():
+            retakes += 1
+            wrong_in_retakes += errors
         if errors:
             failures.append(f"{path.name}: {errors} wrong square{'s' if errors != 1 else ''}")
         clean[style] += errors == 0
@@ -128,6 +134,8 @@ def bench(folder: Path) -> dict[str, object]:
         "wrong_cells_flagged": wrong_flagged / wrong if wrong else None,
         "wrong_cells_not_flagged": wrong - wrong_flagged,
         "right_cells_flagged": right_flagged / max(right_total, 1),
+        "retakes_asked": retakes / max(n, 1),
+        "wrong_cells_in_retakes": wrong_in_retakes / wrong if wrong else None,
         "coins_exact": coins["exact"] / max(n, 1),
         "coins_unknown": coins["unknown"] / max(n, 1),
         "coins_wrong": coins["wrong"] / max(n, 1),
@@ -152,6 +160,8 @@ ROWS = [
     ("wrong cells flagged", lambda r: f"{_pct(r['wrong_cells_flagged'])} of {r['wrong_cells']}"),
     ("wrong cells not flagged", lambda r: str(r["wrong_cells_not_flagged"])),
     ("right cells flagged", lambda r: _pct(r["right_cells_flagged"], 2)),
+    ("another photo asked", lambda r: _pct(r.get("retakes_asked"))),
+    ("wrong cells in those", lambda r: _pct(r.get("wrong_cells_in_retakes"))),
     ("coins exact", lambda r: _pct(r["coins_exact"])),
     ("coins unknown", lambda r: _pct(r["coins_unknown"])),
     ("coins wrong", lambda r: _pct(r["coins_wrong"])),
