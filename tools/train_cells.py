@@ -247,7 +247,11 @@ def train(
         if {k: tuple(v.shape) for k, v in state.items()} != want:
             raise ValueError("the starting network is not of the shape asked for (--hidden)")
         net.load_state_dict(state)
-    z = torch.from_numpy(((x - mean) / std).astype(np.float32))
+    # each batch's features are scaled as it is drawn: a scaled copy of them all
+    # would be as large again as the features (gigabytes for 20,000 photos)
+    feats = torch.from_numpy(np.asarray(x, np.float32))
+    centre = torch.from_numpy(np.asarray(mean, np.float32))
+    scale = torch.from_numpy(np.asarray(std, np.float32))
     images = torch.from_numpy(pics).permute(0, 3, 1, 2)  # uint8, squares x colours x rows x columns
     codes = torch.from_numpy(y.astype(np.int64))
     counts = np.bincount(y, minlength=len(CLASSES)).astype(np.float64)
@@ -264,7 +268,8 @@ def train(
             idx = order[s : s + batch]
             dy, dx = (int(v) for v in rng.integers(-1, 2, 2))
             p = torch.roll(images[idx].float() / 255.0, shifts=(dy, dx), dims=(2, 3))
-            noisy = z[idx] + 0.05 * torch.from_numpy(rng.standard_normal((len(idx), z.shape[1]), np.float32))
+            noise = rng.standard_normal((len(idx), feats.shape[1]), np.float32)
+            noisy = (feats[idx] - centre) / scale + 0.05 * torch.from_numpy(noise)
             loss = torch.nn.functional.cross_entropy(net(p, noisy), codes[idx], weight=class_weight)
             opt.zero_grad()
             loss.backward()
