@@ -20,6 +20,10 @@ this stage. Its clues, for each square a player can draw on:
   it (a hand or a shadow covers several squares at once);
 - the sheet: how sure the reader is of its squares as a whole (a blurred or
   dim photo is doubtful everywhere);
+- its grid lines: how plainly the faintest of its four sides shows, against
+  the sheet's usual line (``covered``): a hand or a pencil lying on the
+  sheet hides the lines under it, and the networks still name something
+  there;
 - the code read (a bare square read as drawn is the likeliest mistake).
 
 A small network over these clues (one hidden layer of ``HIDDEN`` units),
@@ -67,6 +71,7 @@ CLUES = (
     "near_least",
     "sheet_mean",
     "sheet_unsure",
+    "faintest_line",
     *(f"code_{CLASSES[k]}" for k in DRAWN),
 )
 """The clues, in the order of a row of ``clues`` and of the weights."""
@@ -81,6 +86,10 @@ HIDDEN = 16
 by photo-grouped cross-validation (8 flagged a little more right squares
 for nine in ten of the wrong, 32 no fewer), and 32 again no better on
 three draws; a few hundred weights for some 270,000 squares."""
+LINE_RANGE = (0.05, 5.0)
+"""The least and the most a square's faintest line counts, in units of the
+sheet's usual line, before its log: past these a line is hidden, or as
+plain as lines come."""
 EDGE = 1e-4
 """Probabilities are kept this far from 0 and 1 before their log-odds."""
 
@@ -147,10 +156,13 @@ def clues(
     grid: Sequence[str],
     shown: NDArray[np.float64],
     free: Sequence[int],
+    sides: NDArray[np.float32],
 ) -> NDArray[np.float64]:
     """One row of ``CLUES`` for each of the ``free`` squares, in that order:
     ``squares`` as the networks read them, ``agreed`` the sheet's reading,
-    ``grid`` the codes chosen and ``shown`` (121) their confidence so far."""
+    ``grid`` the codes chosen, ``shown`` (121) their confidence so far and
+    ``sides`` (121 x 4) how plainly each square's grid lines show
+    (``covered.line_contrast``)."""
     at = np.asarray(free, int)
     codes = np.array([CLASSES.index(ch) for ch in "".join(grid)], np.int64)
     k = np.array([DRAWN.index(c) if c in DRAWN else 0 for c in codes[at]])
@@ -161,6 +173,9 @@ def clues(
     mine = shown[at]
     near = _near(shown, free)
     sheet = np.array([mine.mean(), (mine < UNSURE).mean()]) if len(at) else np.ones(2)
+    lines = sides[at]
+    usual = max(float(np.median(lines)), 1e-3) if len(at) else 1.0
+    faintest = np.clip(lines.min(axis=1) / usual, *LINE_RANGE)
     return np.column_stack(
         [
             _logit(mine),
@@ -173,6 +188,7 @@ def clues(
             _logit(near[:, 0]),
             _logit(near[:, 1]),
             np.broadcast_to(sheet, (len(at), 2)),
+            np.log(faintest),
             np.eye(len(DRAWN))[k],
         ]
     )

@@ -20,6 +20,8 @@ from referee.vision.reader import _free_spaces, read_sheet, read_with_clues
 from tests.scripts import load_script
 
 FARM, EMPTY = CLASSES.index(terrain.FARM), CLASSES.index(terrain.EMPTY)
+LINES = np.full((121, 4), 0.4, np.float32)
+"""Every square's four grid lines as plain as each other (``covered``)."""
 
 
 def _sheet(
@@ -45,7 +47,7 @@ def _sheet(
 
 def test_a_row_of_clues_for_each_free_square_in_order() -> None:
     squares, probs, grid, shown, free = _sheet()
-    rows = clues(squares, probs, grid, shown, free[5:])
+    rows = clues(squares, probs, grid, shown, free[5:], LINES)
     assert rows.shape == (116, len(CLUES))
     code = rows[:, CLUES.index("code_A") : CLUES.index("code_A") + 1].ravel()
     assert code.tolist() == [1.0] * 6 + [0.0] * 110  # squares 5 to 10 are farms
@@ -59,7 +61,7 @@ def test_a_farm_that_looks_like_bare_paper_is_far_from_its_own_code() -> None:
     looks = squares.looks.copy()
     looks[3] = looks[50]  # square 3 is read as a farm but looks bare
     odd = Squares(squares.probs, looks, squares.each)
-    rows = clues(odd, probs, grid, shown, free)
+    rows = clues(odd, probs, grid, shown, free, LINES)
     own, other = CLUES.index("like_own"), CLUES.index("like_other")
     assert rows[3, own] > 2 * rows[4, own]
     assert rows[3, other] < rows[4, other]
@@ -69,7 +71,7 @@ def test_neighbours_and_sheet_are_read_from_the_free_squares_only() -> None:
     squares, probs, grid, shown, _free = _sheet()
     shown[13] = 0.2  # the square right below square 2
     free = [i for i in range(121) if i != 1]  # square 1 is printed
-    rows = clues(squares, probs, grid, shown, free)
+    rows = clues(squares, probs, grid, shown, free, LINES)
     near_mean, near_least = CLUES.index("near_mean"), CLUES.index("near_least")
     row = free.index(2)
     assert rows[row, near_least] == pytest.approx(np.log(0.2 / 0.8))
@@ -77,6 +79,22 @@ def test_neighbours_and_sheet_are_read_from_the_free_squares_only() -> None:
     mean = (3 * 0.98 + 0.2) / 4
     assert rows[row, near_mean] == pytest.approx(np.log(mean / (1 - mean)))
     assert rows[0, CLUES.index("sheet_unsure")] == pytest.approx(1 / 120)
+
+
+def test_a_square_whose_lines_are_hidden_is_less_sure() -> None:
+    """Square 60, read as surely as before, but with something lying over
+    it that hides one of its grid lines (a hand, a pencil): the clue
+    ``faintest_line`` falls to its least, and the square is less likely
+    right."""
+    squares, probs, grid, shown, free = _sheet(sure=0.999)
+    covered = LINES.copy()
+    covered[60, 2] = 0.0
+    plain_rows = clues(squares, probs, grid, shown, free, LINES)
+    covered_rows = clues(squares, probs, grid, shown, free, covered)
+    faintest = CLUES.index("faintest_line")
+    assert plain_rows[60, faintest] == pytest.approx(0.0)  # as plain as the sheet's usual line
+    assert covered_rows[60, faintest] == pytest.approx(np.log(doubt.LINE_RANGE[0]))
+    assert chance_right(covered_rows)[60] < chance_right(plain_rows)[60]
 
 
 def test_the_shipped_weighing_fits_the_clues() -> None:
@@ -98,7 +116,7 @@ def test_a_clear_square_on_a_clear_sheet_is_not_doubtful() -> None:
     sheet of farms and bare squares, may well be asked about: a bare square
     read as a farm is the commonest mistake.)"""
     squares, probs, grid, shown, free = _sheet(sure=0.999)
-    chance = chance_right(clues(squares, probs, grid, shown, free))
+    chance = chance_right(clues(squares, probs, grid, shown, free, LINES))
     assert (chance >= doubtful_line()).all()
 
 
@@ -107,14 +125,14 @@ def test_a_square_is_less_sure_where_its_networks_part() -> None:
     seeing a farm there, the networks' mean and the square's own confidence
     falling with it."""
     squares, probs, grid, shown, free = _sheet(sure=0.999)
-    before = chance_right(clues(squares, probs, grid, shown, free))[60]
+    before = chance_right(clues(squares, probs, grid, shown, free, LINES))[60]
     each = squares.each.copy()
     each[0, 60, EMPTY], each[0, 60, FARM] = 0.3, 0.69
     mean = each.mean(axis=0)
     parted_shown = shown.copy()
     parted_shown[60] = mean[60, EMPTY]
     parted = Squares(mean, squares.looks, each)
-    after = chance_right(clues(parted, mean, grid, parted_shown, free))[60]
+    after = chance_right(clues(parted, mean, grid, parted_shown, free, LINES))[60]
     assert after < before
 
 
@@ -125,8 +143,8 @@ def test_a_square_is_less_sure_on_a_sheet_read_unsurely() -> None:
     unsure = shown.copy()
     unsure[::2] = 0.55
     unsure[60] = shown[60]
-    clear_sheet = chance_right(clues(squares, probs, grid, shown, free))[60]
-    blurred_sheet = chance_right(clues(squares, probs, grid, unsure, free))[60]
+    clear_sheet = chance_right(clues(squares, probs, grid, shown, free, LINES))[60]
+    blurred_sheet = chance_right(clues(squares, probs, grid, unsure, free, LINES))[60]
     assert blurred_sheet < clear_sheet
 
 
