@@ -5,9 +5,9 @@ The networks learned to name what is drawn in a square, and under a hand
 they still name something, at times surely: squares under something lying
 on the sheet are the likeliest to be read wrong (on the three draws the
 weighing is fitted on, 38 % of the wrong squares lay on the one photo in
-twenty with something over the grid). A
-person checking the reading sees at once that those squares cannot be
-seen. What tells them apart on the straightened grid is the printed lines:
+twenty with something over the grid). A person checking the reading sees
+at once that those squares cannot be seen. What tells them apart on the
+straightened grid is the printed lines:
 every drawing is made between them, and colour pencil darkens the paper on
 both sides of a line while the line stays darker still, whereas a thing
 lying on the sheet hides it. So each side of each square is measured as
