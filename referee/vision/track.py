@@ -97,6 +97,9 @@ training draw, read only to check (all-hard seed 31500, 400 photos), one
 exact count of 114 is left to the player, and its one wrong count stays."""
 SECTORS = 8
 """Directions around a coin in which its paper is compared."""
+PLANE_SECTORS = 4
+"""Least directions round a coin whose paper is seen for a plane to be
+fitted through them (``_paper_under``)."""
 
 
 @dataclass(frozen=True)
@@ -430,12 +433,10 @@ def _unevenly_lit(img: NDArray[np.float32], c: _Coin) -> float:
 
     The paper is the brighter part (the upper quartile) of the ring
     around the coin in each of ``SECTORS`` directions, so the printed
-    outlines nearby do not count, as in ``_ink``."""
+    outlines nearby do not count, as in ``_paper_under``."""
     box, dx, dy = _around(img, c)
-    d = np.hypot(dx, dy)
-    turn = (np.arctan2(dy, dx) + np.pi) / (2 * np.pi)  # 0 to 1 round the coin
-    sector = (turn * SECTORS).astype(int) % SECTORS
-    ring = _paper_ring(c, d)
+    sector = _sectors(dx, dy)
+    ring = _paper_ring(c, np.hypot(dx, dy))
     grey = box.mean(axis=2)
     paper = [
         float(np.percentile(grey[ring & (sector == k)], 75))
@@ -447,8 +448,51 @@ def _unevenly_lit(img: NDArray[np.float32], c: _Coin) -> float:
     return (max(paper) - min(paper)) / max(max(paper), 1e-3)
 
 
+def _sectors(dx: NDArray[np.float64], dy: NDArray[np.float64]) -> NDArray[np.int64]:
+    """Which of ``SECTORS`` directions round a coin each pixel, at offsets
+    ``dx``, ``dy`` from its centre, lies in."""
+    turn = (np.arctan2(dy, dx) + np.pi) / (2 * np.pi)  # 0 to 1 round the coin
+    return np.asarray((turn * SECTORS).astype(np.int64) % SECTORS)
+
+
+def _paper_under(
+    img: NDArray[np.float32], c: _Coin, xx: NDArray[np.int64], yy: NDArray[np.int64]
+) -> NDArray[np.float64]:
+    """The paper's colour under coin ``c`` at offsets ``xx``, ``yy`` from its
+    centre, as if the coin were not printed there.
+
+    Around the coin, the paper is the brighter part (the upper quartile) of
+    the ring beyond its rim, so the printed outlines nearby do not count.
+    Under it, it is a plane through that paper in each of ``SECTORS``
+    directions, colour by colour: paper browned in clouds or a lamp's
+    fall-off darken one side of a coin more than the other, and measured
+    against the ring's lit side alone, the clean paper on the dark side
+    reads as pencil. The plane is never taken brighter than the ring's
+    upper quartile as a whole: across a shadow's sharp edge it runs on
+    brighter than the shadowed paper. (On five training draws read through
+    the whole reader, seeds 20000 to 22000, 31000 and 32000, 3,054 photos:
+    36 more exact counts and 3 fewer wrong ones, of 1,154 and 24, than the
+    ring's upper quartile alone; unclipped, 32 and 3.) With fewer than
+    ``PLANE_SECTORS`` directions seen, the ring's upper quartile."""
+    box, dx, dy = _around(img, c)
+    ring = _paper_ring(c, np.hypot(dx, dy))
+    sector = _sectors(dx, dy)
+    at, paper = [], []
+    for k in range(SECTORS):
+        mine = ring & (sector == k)
+        if mine.sum() > 3:
+            at.append((1.0, float(dx[mine].mean()), float(dy[mine].mean())))
+            paper.append(np.percentile(box[mine], 75, axis=0))
+    flat = np.percentile(box[ring], 75, axis=0) + 1e-3
+    if len(at) < PLANE_SECTORS:
+        return np.asarray(np.broadcast_to(flat, (*xx.shape, len(flat))))
+    plane = np.linalg.lstsq(np.array(at), np.array(paper), rcond=None)[0]  # 3 x colours
+    under = plane[0] + xx[..., None] * plane[1] + yy[..., None] * plane[2]
+    return np.asarray(np.clip(under, 1e-3, flat))
+
+
 def _ink(img: NDArray[np.float32], coins: list[_Coin]) -> NDArray[np.float64]:
-    """Each coin's pencil: how much darker than the paper around it its
+    """Each coin's pencil: how much darker than the paper under it (``_paper_under``) its
     inside is where no other coin is as dark.
 
     Printings put rings, dots or stars inside their coins, alike in every
@@ -464,10 +508,7 @@ def _ink(img: NDArray[np.float32], coins: list[_Coin]) -> NDArray[np.float64]:
     inside = np.hypot(xx, yy) < INSIDE * coins[0].r
     taken = []
     for c in coins:
-        box, d = _box(img, c)
-        # the paper right around this coin: the brighter part of the ring, so
-        # the printed outlines nearby do not count, and a shadow does
-        paper = np.percentile(box[_paper_ring(c, d)], 75, axis=0) + 1e-3
+        paper = _paper_under(img, c, xx, yy)
         pixels = cv2.getRectSubPix(img, (size, size), (c.x, c.y))
         taken.append(np.clip(1.0 - pixels / paper, 0.0, 1.0).max(axis=2))
     dark = np.array(taken, np.float32)

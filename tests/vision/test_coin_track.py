@@ -307,3 +307,26 @@ def test_a_shadow_edge_away_from_the_end_of_the_run_keeps_the_count(coin: float,
     track = Track(1.0, 34.0, 12.0, 15.0, 4.8)
     dim = _shadowed(photo, _coin_x(coin))
     assert read_coins(dim, to_photo, 0, track) == 5, where
+
+
+@pytest.mark.parametrize("coin", [5, 6, 8])
+def test_paper_browned_in_a_cloud_over_clean_coins_keeps_the_count(coin: int) -> None:
+    """The five crossed coins on paper browned in a soft cloud, a little
+    wider than a coin, just right of a clean coin: the paper darkens across
+    that coin and the next, more on one side than the other. Against the
+    lit side of the paper around it alone, the clean paper on the dark side
+    reads as pencil, and the run seemed to end a coin or more late; against
+    the paper as it runs across the coin, the clean coins stay clean."""
+    from referee.vision.track import Track, coin_ink, read_coins
+
+    photo, to_photo = _patterned_coins(5, "cross")
+    track = Track(1.0, 34.0, 12.0, 15.0, 4.8)
+    h, w = photo.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    x, y = _coin_x(coin) + 11, 120 + 12 * 60 + 10  # just right of the coin's centre, a little below
+    cloud = 1 - 0.3 * np.exp(-((xx - x) ** 2 + (yy - y) ** 2) / (2 * 40.0**2))
+    browned = (photo * cloud[..., None]).astype(np.uint8)
+    ink = coin_ink(browned, to_photo, 0, track)
+    assert ink is not None
+    assert ink[5:].max() < 0.1 < 0.4 < ink[:5].min()
+    assert read_coins(browned, to_photo, 0, track) == 5
