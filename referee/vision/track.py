@@ -69,13 +69,6 @@ wrong, against 616 and 23 with the constants before (``GAP`` and
 track uncounted for two lightly ticked coins among eight."""
 INSIDE = 0.65
 """A coin's inside, where its pencil is read, as a share of its radius."""
-PRINT_SHIFT = 2
-"""Pixels, at ``READ_U``, by which a coin may be moved each way to meet the
-print that the coins share (``_ink``). Chosen on five training draws
-read through the whole reader (seeds 20000 to 22000, 31000 and 32000,
-3,054 photos), by the rule ``GAP`` and the others were chosen by: 1,268
-exact counts and 18 wrong, against 1,257 and 18 for one pixel and 1,190
-and 21 for none."""
 ROWS = 6
 """Rows of the strip, those most circles line, whose rows of coins are weighed."""
 MISSING = 2
@@ -522,38 +515,29 @@ def _upper_quartiles(
 
 
 def _ink(img: NDArray[np.float32], coins: list[_Coin]) -> NDArray[np.float64]:
-    """Each coin's pencil: how much darker than the paper under it
-    (``_paper_under``) its inside is where no other coin is as dark.
+    """Each coin's pencil: how much darker than the paper under it (``_paper_under``) its
+    inside is where no other coin is as dark.
 
     Printings put rings, dots or stars inside their coins, alike in every
     coin, and a player marks a coin with a tick or a cross as often as by
     shading it. So the print is taken away first: pixel by pixel, the
     lightest of the fourteen coins shows it alone wherever one of them is
-    clean (a pixel's leeway each way). What is left is pencil, and a thin
-    tick counts by its strokes, not by the small share of the coin it
-    covers. Each coin is set where its print matches that, up to
-    ``PRINT_SHIFT`` pixels off: a coin is placed on its rim, and a print
-    that sits a pixel or two off its rim in one coin but not the next
-    leaves the edge of its lines as pencil in a clean coin."""
+    clean (a pixel's leeway each way, for a coin placed a pixel off). What
+    is left is pencil, and a thin tick counts by its strokes, not by the
+    small share of the coin it covers."""
     half = int(np.ceil(0.75 * coins[0].r))
-    big = half + PRINT_SHIFT
-    yy, xx = np.mgrid[-big : big + 1, -big : big + 1]
-    inside = np.hypot(xx, yy)[PRINT_SHIFT:-PRINT_SHIFT, PRINT_SHIFT:-PRINT_SHIFT] < INSIDE * coins[0].r
+    size = 2 * half + 1
+    yy, xx = np.mgrid[-half : half + 1, -half : half + 1]
+    inside = np.hypot(xx, yy) < INSIDE * coins[0].r
     taken = []
     for c in coins:
         paper = _paper_under(img, c, xx, yy)
-        pixels = cv2.getRectSubPix(img, (2 * big + 1, 2 * big + 1), (c.x, c.y))
+        pixels = cv2.getRectSubPix(img, (size, size), (c.x, c.y))
         taken.append(np.clip(1.0 - pixels / paper, 0.0, 1.0).max(axis=2))
     dark = np.array(taken, np.float32)
-    printed = cv2.dilate(dark.min(axis=0), np.ones((3, 3), np.uint8))[
-        PRINT_SHIFT:-PRINT_SHIFT, PRINT_SHIFT:-PRINT_SHIFT
-    ]
-    out = []
-    for d in dark:
-        placed = np.lib.stride_tricks.sliding_window_view(d, printed.shape)  # every shift, 2 s + 1 each way
-        pencil = np.clip(placed - printed, 0.0, 1.0)[..., inside]
-        out.append(float(np.percentile(pencil, 90, axis=-1).min()))
-    return np.array(out)
+    printed = cv2.dilate(dark.min(axis=0), np.ones((3, 3), np.uint8))
+    pencil = np.clip(dark - printed[None], 0.0, 1.0)
+    return np.array([float(np.percentile(p[inside], 90)) for p in pencil])
 
 
 def split(ink: NDArray[np.float64]) -> int | None:
