@@ -435,17 +435,13 @@ def _unevenly_lit(img: NDArray[np.float32], c: _Coin) -> float:
     around the coin in each of ``SECTORS`` directions, so the printed
     outlines nearby do not count, as in ``_paper_under``."""
     box, dx, dy = _around(img, c)
-    sector = _sectors(dx, dy)
     ring = _paper_ring(c, np.hypot(dx, dy))
-    grey = box.mean(axis=2)
-    paper = [
-        float(np.percentile(grey[ring & (sector == k)], 75))
-        for k in range(SECTORS)
-        if (ring & (sector == k)).sum() > 3
-    ]
+    sector = _sectors(dx[ring], dy[ring])
+    n = np.bincount(sector, minlength=SECTORS)
+    paper = _upper_quartiles(box.mean(axis=2)[ring][:, None], sector, n)[n > 3, 0]
     if len(paper) < 2:
         return 0.0
-    return (max(paper) - min(paper)) / max(max(paper), 1e-3)
+    return float((paper.max() - paper.min()) / max(float(paper.max()), 1e-3))
 
 
 def _sectors(dx: NDArray[np.float64], dy: NDArray[np.float64]) -> NDArray[np.int64]:
@@ -515,8 +511,8 @@ def _upper_quartiles(
 
 
 def _ink(img: NDArray[np.float32], coins: list[_Coin]) -> NDArray[np.float64]:
-    """Each coin's pencil: how much darker than the paper under it (``_paper_under``) its
-    inside is where no other coin is as dark.
+    """Each coin's pencil: how much darker than the paper under it
+    (``_paper_under``) its inside is where no other coin is as dark.
 
     Printings put rings, dots or stars inside their coins, alike in every
     coin, and a player marks a coin with a tick or a cross as often as by
