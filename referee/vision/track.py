@@ -500,13 +500,13 @@ def _upper_quartiles(
     pos = 0.75 * np.maximum(n - 1, 0)
     lo = np.floor(pos).astype(np.int64)
     hi = np.minimum(lo + 1, np.maximum(n - 1, 0))
-    frac = (pos - lo)[:, None]
+    frac = pos - lo
     out = np.zeros((len(n), pixels.shape[1]))
     for ch in range(pixels.shape[1]):
         v = pixels[np.lexsort((pixels[:, ch], sector)), ch].astype(np.float64)
         if len(v):
             a, b = v[np.minimum(start + lo, len(v) - 1)], v[np.minimum(start + hi, len(v) - 1)]
-            out[:, ch] = a + (b - a) * frac[:, 0]
+            out[:, ch] = a + (b - a) * frac
     return np.where((n > 0)[:, None], out, 0.0)
 
 
