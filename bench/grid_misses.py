@@ -14,9 +14,15 @@ off by more than ``IN_PLACE`` of the grid's side, the bench's bound):
   its wrong and doubtful squares, or the reader's sentence.
 
 A miss whose search never offers a grid within half a square of the truth
-is the search's (``search``); one that is offered but not read is the
-check's (``check``). The reading along the true corners says what finding
-the grid would be worth. The last line counts the misses of each kind.
+is the search's; one that is offered but not read is the check's
+(``check``). The search's are told apart by the stage that fails: when no
+pair of line families that any of the searches pairs meets within
+``VANISHING_NEAR`` of the grid's own vanishing points, its lines
+(``lines``: the thin-line strengths, the Hough lines, the vanishing
+points); otherwise its lattice (``lattice``: the combs, their slides and
+fits). The best pair's error is printed. The reading along the true
+corners says what finding the grid would be worth. The last line counts
+the misses of each kind.
 
 Usage::
 
@@ -36,7 +42,8 @@ from numpy.typing import NDArray
 
 from referee.rules.geometry import SIZE
 from referee.vision.errors import VisionError
-from referee.vision.grid import find_grids
+from referee.vision.grid import LOOKS, _Lines, _Look, find_grids
+from referee.vision.lines import Family, _miss
 from referee.vision.load import load_photo
 from referee.vision.reader import read_sheet
 
@@ -44,6 +51,10 @@ IN_PLACE = 0.03
 """Largest corner error, as a share of the grid's side, of a grid found in place."""
 NEAR = 0.5
 """Squares within which an offered grid counts as the sheet's."""
+VANISHING_NEAR = 1.0
+"""Degrees by which the grid's lines may miss a family's vanishing point,
+at the median, for the pair to count as the grid's: at 2 degrees a grid's
+far lines lie a third of a square from where the pair puts them."""
 
 
 def squares_off(quad: NDArray[np.float64], want: NDArray[np.float64]) -> float:
@@ -73,9 +84,47 @@ def offers(data: bytes, want: NDArray[np.float64], most: int) -> list[tuple[floa
     return out
 
 
+def _grid_lines(n: NDArray[np.float64]) -> list[NDArray[np.float64]]:
+    """The grid's twelve lines each way, as unit line vectors, from its
+    corners ``n`` (in ``lines.Family`` coordinates): those along the side
+    from the first corner to the second, then those along the other."""
+    hom = np.column_stack([n, np.ones(4)])
+    out = []
+    ts = np.linspace(0.0, 1.0, SIZE + 1)[:, None]
+    for a, b, c, d in ((0, 1, 3, 2), (0, 3, 1, 2)):
+        p = hom[a] + (hom[c] - hom[a]) * ts
+        q = hom[b] + (hom[d] - hom[b]) * ts
+        lines = np.cross(p, q)
+        out.append(lines / np.hypot(lines[:, 0], lines[:, 1])[:, None])
+    return out
+
+
+def vanishing_error(rgb: NDArray[np.uint8], want: NDArray[np.float64]) -> float:
+    """The least error, in degrees, of any pair of line families the
+    searches (``grid.LOOKS``) pair, against the grid whose corners are
+    ``want`` (``rgb`` pixels): the larger of the two families' median miss
+    of the grid's lines of their direction, each way round."""
+    lines = _Lines(rgb)
+    best = 180.0
+    for look_args in LOOKS:
+        look = _Look(lines, *look_args)
+        h, w = look.strength.shape
+        n = (want * look.k - [w / 2.0, h / 2.0]) / float(max(h, w))
+        ours = _grid_lines(n)
+
+        def off(fam: Family, k: int) -> float:
+            return float(np.degrees(np.median(_miss(ours[k], fam.vanishing))))  # noqa: B023
+
+        for faint in (False, True):
+            for a, b in look.families.pairs(faint):
+                best = min(best, max(off(a, 0), off(b, 1)), max(off(a, 1), off(b, 0)))
+    return best
+
+
 def miss(path: Path, most: int) -> tuple[str, str] | None:
-    """For a photo whose grid the reader misses: its kind (``search`` or
-    ``check``) and a line on it; None when the grid is found in place."""
+    """For a photo whose grid the reader misses: its kind (``lines``,
+    ``lattice`` or ``check``) and lines on it; None when the grid is found
+    in place."""
     truth = json.loads(path.with_suffix(".json").read_text())
     want = np.array(truth.get("corners_px", truth.get("corners")), np.float64)
     data = path.read_bytes()
@@ -88,7 +137,12 @@ def miss(path: Path, most: int) -> tuple[str, str] | None:
     except VisionError as e:
         said = str(e)
     offered = offers(data, want, most)
-    kind = "check" if any(d < NEAR for d, _, _ in offered) else "search"
+    kind, stage = "check", ""
+    if not any(d < NEAR for d, _, _ in offered):
+        photo = load_photo(data)
+        error = vanishing_error(photo.rgb, want / photo.scale)
+        kind = "lattice" if error <= VANISHING_NEAR else "lines"
+        stage = f"\n    best pair of line families: vanishing points {error:.2f} degrees off"
     shown = " ".join(f"{d:.2f}{'C' if clear else 'f'}{seen:.2f}" for d, clear, seen in offered) or "none"
     try:
         marked = read_sheet(data, truth["side"], corners=want.tolist())
@@ -100,7 +154,10 @@ def miss(path: Path, most: int) -> tuple[str, str] | None:
         along = f"{wrong} wrong, {len(marked.doubtful())} doubtful"
     except VisionError as e:
         along = str(e)
-    return kind, f"{path.name} [{kind}] {said}\n    offered: {shown}\n    along the true corners: {along}"
+    return (
+        kind,
+        f"{path.name} [{kind}] {said}\n    offered: {shown}{stage}\n    along the true corners: {along}",
+    )
 
 
 def main() -> None:
@@ -119,7 +176,8 @@ def main() -> None:
                 print(found[1])
         missed = sum(kinds.values())
         print(
-            f"{len(photos)} photos, {missed} grids missed: search {kinds['search']}, check {kinds['check']}"
+            f"{len(photos)} photos, {missed} grids missed: search (lines) {kinds['lines']}, "
+            f"search (lattice) {kinds['lattice']}, check {kinds['check']}"
         )
 
 
