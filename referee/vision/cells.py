@@ -188,12 +188,19 @@ PRINT_SHIFT = 1
 after the grid's local correction; the print is widened by as much."""
 PRINT_PAPER = 90
 """Percentile of a ruins picture's pixels, colour by colour, taken for its paper."""
+PRINT_ALIKE = 0.06
+"""Largest difference in light, as a share of the paper, between the two
+brightest ruins spaces at a pixel for both to show the same there."""
+PRINT_SEEN_TWICE = 0.9
+"""Share of the pixels at which the two brightest ruins spaces must show
+the same (``PRINT_ALIKE``) for the print to be taken in its own colours:
+two spaces that hold the print alone, where a drawing on either would
+leave them apart."""
 
 
 def _print_of_ruins(squares: NDArray[np.float32]) -> NDArray[np.float32]:
-    """The sheet's printed ruins picture (its light, one value a pixel for
-    all three colours: INNER x INNER x 1), from the sheet's ruins spaces
-    ``squares``.
+    """The sheet's printed ruins picture (its light, colour by colour or one
+    value a pixel for all three), from the sheet's ruins spaces ``squares``.
 
     A drawing covers a different part of each ruins space, or none of it;
     the print is under every one. So, pixel by pixel and colour by colour,
@@ -202,23 +209,34 @@ def _print_of_ruins(squares: NDArray[np.float32]) -> NDArray[np.float32]:
     darkest of its neighbours, so that a print that sits a pixel off in
     another space is still covered.
 
-    Where every ruins space is shaded, the brightest is still tinted, in
-    patches, by the shadings (yellow where green and red lie, say): blue is
-    taken by all of them. Dividing by the tint would turn a space's colour,
-    green to blue. A colour pencil leaves at least one colour of the light,
-    and a print takes all three, so the print is taken as grey: each pixel
-    as light as its lightest colour, once each colour is measured against
-    its own paper (the value a tenth of the pixels exceed; the picture's
-    lines cover much less than nine tenths of a space), so that cream paper
-    is white. Measuring the ink's own proportions was tried: with every
-    space shaded, the tint under the lines skews them. A brown print
-    therefore leaves a faint tint on its lines, not its shape."""
-    brightest = squares.max(axis=0)
+    Each colour is measured against its own paper (the value a tenth of the
+    pixels exceed; the picture's lines cover much less than nine tenths of a
+    space), so that cream paper is white. When the two brightest spaces
+    show the same nearly everywhere (``PRINT_SEEN_TWICE``), both hold the
+    print alone, and it is taken in its own colours (INNER x INNER x 3): a
+    slate or brown print taken as grey leaves its tint on its lines, which
+    the networks, having seen no such print, read as water or a tree
+    drawn there (on the held-out draws, half the printed ruins read as a
+    drawing were of the slate print).
+
+    Otherwise the print is taken as grey (INNER x INNER x 1). Where every
+    ruins space is shaded, the brightest is still tinted, in patches, by
+    the shadings (yellow where green and red lie, say): blue is taken by all
+    of them. Dividing by the tint would turn a space's colour, green to
+    blue. A colour pencil leaves at least one colour of the light, and a
+    print takes all three, so each pixel is taken as light as its lightest
+    colour. Measuring the ink's own proportions was tried: with every space
+    shaded, the tint under the lines skews them. A brown print therefore
+    leaves a faint tint on its lines, not its shape."""
+    ordered = np.sort(squares, axis=0)
     size = 2 * PRINT_SHIFT + 1
-    picture = cv2.erode(brightest, np.ones((size, size), np.uint8))
-    paper = np.percentile(picture.reshape(-1, picture.shape[-1]), PRINT_PAPER, axis=0)
-    grey = np.minimum(picture / np.maximum(paper, 0.05), 1.0).max(axis=-1, keepdims=True)
-    return np.asarray(grey, np.float32)
+    picture = cv2.erode(ordered[-1], np.ones((size, size), np.uint8))
+    paper = np.maximum(np.percentile(picture.reshape(-1, picture.shape[-1]), PRINT_PAPER, axis=0), 0.05)
+    coloured = np.minimum(picture / paper, 1.0)
+    second = np.minimum(cv2.erode(ordered[-2], np.ones((size, size), np.uint8)) / paper, 1.0)
+    if float((np.abs(coloured - second).max(axis=-1) < PRINT_ALIKE).mean()) >= PRINT_SEEN_TWICE:
+        return np.asarray(coloured, np.float32)
+    return np.asarray(coloured.max(axis=-1, keepdims=True), np.float32)
 
 
 def _ruins_spaces(side: MapSide) -> list[int]:

@@ -236,6 +236,31 @@ def test_a_brown_print_leaves_a_tint_not_its_shape() -> None:
     assert after < before / 3
 
 
+def test_a_coloured_print_seen_alone_twice_is_divided_out_in_its_colours() -> None:
+    """A slate-blue print, held alone by most ruins spaces: divided out
+    colour by colour, a space holding only the print is bare paper, with no
+    blue left on its lines for a network to take for water; a forest shaded
+    across the print keeps its green. Taken as grey, the print left the
+    blue on its lines."""
+    from referee.rules.data import map_sides
+
+    side = map_sides()["A"]
+    squares, ruins = _ruins_sheet((48 / 255, 60 / 255, 80 / 255))
+    drawn = ruins[3]
+    green = np.array([0.45, 0.8, 0.5], np.float32)
+    squares[drawn, 12:22, 2:22] *= green
+    out = cells._unprinted(squares, side)
+    taken = np.clip(1 - out, 0, 1).sum(axis=-1)
+    for i in ruins:
+        if i != drawn:
+            assert taken[i].max() < cells.INKED
+    mark = out[drawn, 12:22, 12:22]
+    assert np.allclose(mark.mean(axis=(0, 1)), green, atol=0.03)
+    grey = squares[ruins[0]] / cells._print_of_ruins(squares[ruins]).max(axis=-1, keepdims=True)
+    column = np.clip(1 - grey[9:19, 6:8], 0, 1)
+    assert column[..., 0].mean() > 0.2 > column[..., 2].mean()  # red taken, blue left: a blue tint
+
+
 def test_shading_on_every_ruins_space_keeps_its_colour() -> None:
     """When every ruins space is shaded, each in green, red or yellow, the
     brightest of them is no bare paper anywhere in blue, and bluer in some
