@@ -101,7 +101,8 @@ def _grid_lines(n: NDArray[np.float64]) -> list[NDArray[np.float64]]:
 
 def vanishing_error(rgb: NDArray[np.uint8], want: NDArray[np.float64]) -> float:
     """The least error, in degrees, of any pair of line families the
-    searches (``grid.LOOKS``) pair, against the grid whose corners are
+    searches (``grid.LOOKS``) pair, those found once the strongest lines
+    are set aside included, against the grid whose corners are
     ``want`` (``rgb`` pixels): the larger of the two families' median miss
     of the grid's lines of their direction, each way round."""
     lines = _Lines(rgb)
@@ -115,9 +116,11 @@ def vanishing_error(rgb: NDArray[np.uint8], want: NDArray[np.float64]) -> float:
         def off(fam: Family, k: int) -> float:
             return float(np.degrees(np.median(_miss(ours[k], fam.vanishing))))  # noqa: B023
 
-        for faint in (False, True):
-            for a, b in look.families.pairs(faint):
-                best = min(best, max(off(a, 0), off(b, 1)), max(off(a, 1), off(b, 0)))
+        pairs = [*look.families.pairs(False), *look.families.pairs(True)]
+        if not look.banded:  # the last search, for lines that stronger ones outvoted
+            pairs += look.families.set_aside()
+        for a, b in pairs:
+            best = min(best, max(off(a, 0), off(b, 1)), max(off(a, 1), off(b, 0)))
     return best
 
 
