@@ -226,14 +226,15 @@ def _print_of_ruins(squares: NDArray[np.float32]) -> NDArray[np.float32]:
     blue. A colour pencil leaves at least one colour of the light, and a
     print takes all three, so each pixel is taken as light as its lightest
     colour. Measuring the ink's own proportions was tried: with every space
-    shaded, the tint under the lines skews them. A brown print therefore
+    shaded, the tint under the lines skews them. A brown print taken so
     leaves a faint tint on its lines, not its shape."""
     ordered = np.sort(squares, axis=0)
     size = 2 * PRINT_SHIFT + 1
-    picture = cv2.erode(ordered[-1], np.ones((size, size), np.uint8))
+    widened = np.ones((size, size), np.uint8)
+    picture = cv2.erode(ordered[-1], widened)
     paper = np.maximum(np.percentile(picture.reshape(-1, picture.shape[-1]), PRINT_PAPER, axis=0), 0.05)
     coloured = np.minimum(picture / paper, 1.0)
-    second = np.minimum(cv2.erode(ordered[-2], np.ones((size, size), np.uint8)) / paper, 1.0)
+    second = np.minimum(cv2.erode(ordered[-2], widened) / paper, 1.0)
     if float((np.abs(coloured - second).max(axis=-1) < PRINT_ALIKE).mean()) >= PRINT_SEEN_TWICE:
         return np.asarray(coloured, np.float32)
     return np.asarray(coloured.max(axis=-1, keepdims=True), np.float32)
