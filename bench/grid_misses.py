@@ -44,7 +44,7 @@ from referee.rules.geometry import SIZE
 from referee.vision.errors import VisionError
 from referee.vision.grid import LOOKS, _Lines, _Look, find_grids
 from referee.vision.lines import Family, _miss
-from referee.vision.load import load_photo
+from referee.vision.load import Photo, load_photo
 from referee.vision.reader import read_sheet
 
 IN_PLACE = 0.03
@@ -67,10 +67,9 @@ def squares_off(quad: NDArray[np.float64], want: NDArray[np.float64]) -> float:
     )
 
 
-def offers(data: bytes, want: NDArray[np.float64], most: int) -> list[tuple[float, bool, float]]:
+def offers(photo: Photo, want: NDArray[np.float64], most: int) -> list[tuple[float, bool, float]]:
     """The first ``most`` grids the search offers: (squares off the truth
     ``want``, in photo pixels as displayed; clearly seen; share seen)."""
-    photo = load_photo(data)
     out: list[tuple[float, bool, float]] = []
     try:
         for cand in find_grids(photo.rgb):
@@ -139,10 +138,10 @@ def miss(path: Path, most: int) -> tuple[str, str] | None:
         said = f"grid off by {off:.0f} px"
     except VisionError as e:
         said = str(e)
-    offered = offers(data, want, most)
+    photo = load_photo(data)
+    offered = offers(photo, want, most)
     kind, stage = "check", ""
     if not any(d < NEAR for d, _, _ in offered):
-        photo = load_photo(data)
         error = vanishing_error(photo.rgb, want / photo.scale)
         kind = "lattice" if error <= VANISHING_NEAR else "lines"
         stage = f"\n    best pair of line families: vanishing points {error:.2f} degrees off"
