@@ -110,17 +110,22 @@ def vanishing_error(rgb: NDArray[np.uint8], want: NDArray[np.float64]) -> float:
         look = _Look(lines, *look_args)
         h, w = look.strength.shape
         n = (want * look.k - [w / 2.0, h / 2.0]) / float(max(h, w))
-        ours = _grid_lines(n)
-
-        def off(fam: Family, k: int) -> float:
-            return float(np.degrees(np.median(_miss(ours[k], fam.vanishing))))  # noqa: B023
-
+        first, second = _grid_lines(n)
         pairs = [*look.families.pairs(False), *look.families.pairs(True)]
         if not look.banded:  # the last search, for lines that stronger ones outvoted
             pairs += look.families.set_aside()
         for a, b in pairs:
-            best = min(best, max(off(a, 0), off(b, 1)), max(off(a, 1), off(b, 0)))
+            best = min(
+                best,
+                max(_missed(first, a), _missed(second, b)),
+                max(_missed(second, a), _missed(first, b)),
+            )
     return best
+
+
+def _missed(lines: NDArray[np.float64], family: Family) -> float:
+    """Degrees by which ``lines`` miss ``family``'s vanishing point, at the median."""
+    return float(np.degrees(np.median(_miss(lines, family.vanishing))))
 
 
 def miss(path: Path, most: int) -> tuple[str, str] | None:
