@@ -79,7 +79,7 @@ class Family:
     among the ``FIRST_LOOK`` strongest."""
 
 
-def _to_lines(hough: NDArray[np.float64], shape: tuple[int, ...]) -> NDArray[np.float64]:
+def to_lines(hough: NDArray[np.float64], shape: tuple[int, ...]) -> NDArray[np.float64]:
     h, w = shape[:2]
     f, cx, cy = float(max(h, w)), w / 2.0, h / 2.0
     rho, theta = hough[:, 0], hough[:, 1]
@@ -123,7 +123,7 @@ def _vanishing(lines: NDArray[np.float64], weight: NDArray[np.float64]) -> tuple
     return best_vp / np.linalg.norm(best_vp), best_w
 
 
-def _directions(theta: NDArray[np.float64], votes: NDArray[np.float64]) -> list[float]:
+def directions(theta: NDArray[np.float64], votes: NDArray[np.float64]) -> list[float]:
     """Main angles of the lines (0 to pi), strongest first, each a peak of the
     vote-weighted angle histogram, ``DIRECTIONS`` at most."""
     bins = 180
@@ -138,14 +138,14 @@ def _directions(theta: NDArray[np.float64], votes: NDArray[np.float64]) -> list[
     out: list[float] = []
     for k in peaks:
         ang = (k + 0.5) * np.pi / bins
-        if all(_angle_apart(ang, a) > np.deg2rad(8) for a in out):
+        if all(angle_apart(ang, a) > np.deg2rad(8) for a in out):
             out.append(ang)
         if len(out) == DIRECTIONS:
             break
     return out
 
 
-def _angle_apart(a: float, b: float) -> float:
+def angle_apart(a: float, b: float) -> float:
     d = abs(a - b) % np.pi
     return min(d, np.pi - d)
 
@@ -169,7 +169,7 @@ def orientation(
     return normal, coherence
 
 
-def _modes(lines: NDArray[np.float64], weight: NDArray[np.float64]) -> list[tuple[NDArray[np.float64], bool]]:
+def modes(lines: NDArray[np.float64], weight: NDArray[np.float64]) -> list[tuple[NDArray[np.float64], bool]]:
     """Up to ``MODES`` vanishing points for one direction, each with whether
     it is faint: the one most lines agree on, then the best among the lines
     that do not, and so on. A checked cloth's weave or the table's boards can
@@ -255,7 +255,7 @@ class Families:
         on &= coherence > 0.5
         self.min_votes = max(30, min(strength.shape) // 10)
         self.window = max(15, min(strength.shape) // 16)
-        self.dirs = _directions(normal[on].astype(np.float64), strength[on].astype(np.float64))
+        self.dirs = directions(normal[on].astype(np.float64), strength[on].astype(np.float64))
         self._at = np.flatnonzero(on)
         self._normal = normal.ravel()[self._at]
         self._near: dict[int, NDArray[np.bool_]] = {}
@@ -277,11 +277,11 @@ class Families:
         hough = _hough_family(mine.astype(np.uint8) * 255, self.dirs[k], self.min_votes)
         if len(hough) < 4:
             return []
-        lines = _to_lines(hough, self.strength.shape)
+        lines = to_lines(hough, self.strength.shape)
         ys, xs = np.nonzero(mine)
         px = np.stack([xs, ys, self.strength[ys, xs]], axis=1).astype(np.float64)
         late = k >= FIRST_LOOK
-        return [Family(lines, hough[:, 2], vp, px, faint or late) for vp, faint in _modes(lines, hough[:, 2])]
+        return [Family(lines, hough[:, 2], vp, px, faint or late) for vp, faint in modes(lines, hough[:, 2])]
 
     def _region(self, i: int, j: int) -> NDArray[np.bool_]:
         """Where lines of main angles ``i`` and ``j`` are dense together."""
@@ -337,7 +337,7 @@ class Families:
         """The pairs of main angles (by index) at least ``APART`` apart."""
         d = self.dirs
         every = [(i, j) for i in range(len(d)) for j in range(i + 1, len(d))]
-        return [(i, j) for i, j in every if _angle_apart(d[i], d[j]) >= APART]
+        return [(i, j) for i, j in every if angle_apart(d[i], d[j]) >= APART]
 
     def pairs(self, faint: bool) -> list[tuple[Family, Family]]:
         """The pairs without a faint family, or (``faint``) those with one:
