@@ -42,9 +42,10 @@ from numpy.typing import NDArray
 
 from referee.rules.geometry import SIZE
 from referee.vision.errors import VisionError
-from referee.vision.grid import LOOKS, _Lines, _Look, find_grids
-from referee.vision.lines import Family, _miss
+from referee.vision.grid import LOOKS, PAPER_LOOK, _Lines, _Look, find_grids
+from referee.vision.lines import Families, Family, _miss
 from referee.vision.load import Photo, load_photo
+from referee.vision.paper import outline
 from referee.vision.reader import read_sheet
 
 IN_PLACE = 0.03
@@ -101,18 +102,22 @@ def _grid_lines(n: NDArray[np.float64]) -> list[NDArray[np.float64]]:
 def vanishing_error(rgb: NDArray[np.uint8], want: NDArray[np.float64]) -> float:
     """The least error, in degrees, of any pair of line families the
     searches (``grid.LOOKS``) pair, those found once the strongest lines
-    are set aside included, against the grid whose corners are
-    ``want`` (``rgb`` pixels): the larger of the two families' median miss
-    of the grid's lines of their direction, each way round."""
+    are set aside and those on the sheet's paper alone (``grid.PAPER_LOOK``)
+    included, against the grid whose corners are ``want`` (``rgb`` pixels):
+    the larger of the two families' median miss of the grid's lines of
+    their direction, each way round."""
     lines = _Lines(rgb)
+    looks = [_Look(lines, *look_args) for look_args in LOOKS]
+    paper = outline(rgb)
+    if paper is not None:
+        looks.append(_Look(lines, *PAPER_LOOK, paper))
     best = 180.0
-    for look_args in LOOKS:
-        look = _Look(lines, *look_args)
+    for look in looks:
         h, w = look.strength.shape
         n = (want * look.k - [w / 2.0, h / 2.0]) / float(max(h, w))
         first, second = _grid_lines(n)
         pairs = [*look.families.pairs(False), *look.families.pairs(True)]
-        if not look.banded:  # the last search, for lines that stronger ones outvoted
+        if isinstance(look.families, Families) and not look.banded:  # lines that stronger ones outvoted
             pairs += look.families.set_aside()
         for a, b in pairs:
             best = min(

@@ -29,6 +29,7 @@ from referee.rules.i18n import _
 from referee.vision.errors import NoGridError
 from referee.vision.lattice import lattices
 from referee.vision.lines import Families, Family, line_map
+from referee.vision.paper import PaperFamilies, outline
 
 DETECT_SIDE = 1000
 """Longer side of the picture searched for the grid, in pixels."""
@@ -85,6 +86,15 @@ LOOKS = (
 """The searches, in order: (longer side of the picture, gain on its lines,
 smallest grid looked for, whether combs are found band by band). Only the
 coarse one fits its grids at a smaller size too (``_Look.fitted``)."""
+PAPER_LOOK = (COARSE_SIDE, FAINT_GAIN, SMALLEST, False)
+"""The last search, among the lines on the sheet's paper alone (``paper``),
+as ``LOOKS``: on the coarse picture, where a blurred line is narrower and a
+phone's noise averaged out, but for any grid a search at full size looks
+for, since a small sheet on a busy table is what it is for. Chosen on the
+46 photos of four training draws whose grids the searches before it miss
+(seeds 20000, 21000 and 22000, 800 photos each, and the all-hard 31000
+of 400): at 500 px it finds 10 of them in place, at 1,000 px 5, at 700 px
+8, and both 500 and 700 px 11."""
 FOCAL_RANGE = (0.3, 5.0)
 """Focal lengths a photo may have been taken with, as a share of the
 picture's longer side: from wider than any phone's main camera (about 0.7)
@@ -338,12 +348,22 @@ class _Look:
     """One look at the photo's lines, ``gain`` times their strength, from
     which grids are searched for with or without faint line families."""
 
-    def __init__(self, lines: _Lines, side: int, gain: float, smallest: float, banded: bool) -> None:
+    def __init__(
+        self,
+        lines: _Lines,
+        side: int,
+        gain: float,
+        smallest: float,
+        banded: bool,
+        paper: NDArray[np.uint8] | None = None,
+    ) -> None:
         self.lines, self.gain, self.smallest, self.banded = lines, gain, smallest, banded
         self.coarse = side < DETECT_SIDE
         small, self.k = lines.detect(side)
         self.strength = small * gain
-        self.families = Families(self.strength)
+        self.families: Families | PaperFamilies = (
+            Families(self.strength) if paper is None else PaperFamilies(small, paper)
+        )
         self._found: dict[bool, list[tuple[float, NDArray[np.float64]]]] = {}
         self._of_pair: dict[int, list[tuple[float, NDArray[np.float64]]]] = {}
 
@@ -505,7 +525,10 @@ def find_grids(rgb: NDArray[np.uint8]) -> Iterator[Candidate]:
     set aside (a small sheet on a plaid a few degrees off, whose stripes
     hide its short lines from the Hough transform). Looked for only then,
     they cost nothing to a photo read before, and cannot push its grid out
-    of a search's fits or the faint grids offered."""
+    of a search's fits or the faint grids offered. Last of all, the same
+    for the lines on the sheet's paper alone, each summed along its length
+    (``paper``: a blurred sheet on a dark wooden table or a cloth, whose
+    grain or weave outshines the grid's lines pixel by pixel)."""
     offered: list[Quad] = []
     faint: list[Candidate] = []
     lines = _Lines(rgb)
@@ -521,19 +544,19 @@ def find_grids(rgb: NDArray[np.uint8]) -> Iterator[Candidate]:
         if quick is not None:
             budget -= 1
             yield from _offer(look, quick, offered)
-        for faint_families in (False, True):
-            for cand in look.grids(faint_families, offered):
-                if not cand.clear:
-                    faint.append(cand)
-                elif budget:
-                    budget -= 1
-                    yield from _offer(look, cand, offered)
+        yield from _clear_first(look, budget, offered, faint)
     yield from _best_faint(faint, offered)
     # only now, when no grid so far was the sheet: lines that stronger ones
     # outvoted, in every look but the banded one (whose case, a sheet square
     # with the cloth, has no other vanishing point to find)
     outvoted = [c for look in looks if not look.banded for c in look.outvoted(offered)]
     yield from _best_faint(outvoted, offered)
+    # last, when no grid so far was the sheet: the lines on the sheet's paper alone
+    paper = outline(rgb)
+    if paper is not None:
+        on_paper: list[Candidate] = []
+        yield from _clear_first(_Look(lines, *PAPER_LOOK, paper), KEEP, offered, on_paper)
+        yield from _best_faint(on_paper, offered)
     if not offered:
         raise NoGridError(NO_GRID)
 
@@ -604,6 +627,21 @@ def _nudged(lines: _Lines, quad: Quad, square: float) -> Quad:
     best = max((shifted(q, dx, dy) for dx, dy in NUDGES), key=seen)
     best = max((shifted(best, dx / 2, dy / 2) for dx, dy in NUDGES if max(abs(dx), abs(dy)) < 0.5), key=seen)
     return (best / scale).astype(np.float32)
+
+
+def _clear_first(
+    look: _Look, budget: int, offered: list[Quad], faint: list[Candidate]
+) -> Iterator[Candidate]:
+    """The clear grids of ``look``'s searches without a faint family and with
+    one, up to ``budget``, each followed by its move (``_offer``); its faint
+    grids are kept in ``faint``, for after every search's clear ones."""
+    for faint_families in (False, True):
+        for cand in look.grids(faint_families, offered):
+            if not cand.clear:
+                faint.append(cand)
+            elif budget:
+                budget -= 1
+                yield from _offer(look, cand, offered)
 
 
 def _offer(look: _Look, cand: Candidate, offered: list[Quad]) -> Iterator[Candidate]:

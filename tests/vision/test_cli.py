@@ -192,7 +192,7 @@ def test_sheet_will_not_write_a_pdf_to_a_terminal(
     assert out == "" and err.count("\n") == 1 and "-o - | lp" in err
 
 
-MISSED = Path(__file__).parent / "photos" / "blurred_on_wood.jpg"
+MISSED = Path(__file__).parent / "photos" / "dim_on_pages.jpg"
 
 
 def test_corners_read_a_photo_whose_grid_is_not_found() -> None:

@@ -16,11 +16,10 @@ from referee.vision.load import load_photo
 from referee.vision.reader import read_sheet
 from tests.vision_truth import PHOTOS
 
-MISSED = PHOTOS / "blurred_on_wood.jpg"
-"""A blurred photo of a pad-style sheet on a dark wooden table (a training
-draw of ``tools/make_samples.py``, seed 31000, photo 328): the table's grain,
-divided by its low brightness, outshines the blurred grid's inner lines, and
-the search finds no grid."""
+MISSED = PHOTOS / "dim_on_pages.jpg"
+"""A dim, blurred and tilted photo of a pad-style sheet with a thick frame,
+lying on printed pages (a training draw of ``tools/make_samples.py``, seed
+21000, photo 601), whose grid no search finds."""
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_sheets"
 
 
@@ -67,9 +66,9 @@ def test_marks_a_tenth_of_a_square_off_read_the_grid(way: tuple[int, int]) -> No
 
 
 def test_marks_a_quarter_of_a_square_off_read_the_grid() -> None:
-    """A fingertip's error over this photo's squares, 12 px on a phone: every
+    """A fingertip's error over this photo's squares: every
     way round the grid is read within half a square of its place, and three
-    ways in four with as few wrong squares as the true corners give (2)."""
+    ways in four with about as few wrong squares as the true corners give (3)."""
     wrong = []
     for way in WAYS:
         truth, corners, square, reading = _marked_off(way, 0.25)

@@ -19,7 +19,7 @@ from tests.web_photo.conftest import stored_sheets
 from tests.web_photo.test_browser import SHOTS, _phone, server  # noqa: F401 (a fixture)
 from tests.web_sheets.conftest import make_table
 
-MISSED = Path(__file__).resolve().parents[1] / "vision" / "photos" / "blurred_on_wood.jpg"
+MISSED = Path(__file__).resolve().parents[1] / "vision" / "photos" / "dim_on_pages.jpg"
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

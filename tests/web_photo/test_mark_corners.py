@@ -21,10 +21,10 @@ from tests.web_photo.conftest import multipart, page_config, photo_error, post_p
 from tests.web_sheets.conftest import claim, csrf_token, editor, make_table, save
 
 PHOTOS = Path(__file__).resolve().parents[1] / "vision" / "photos"
-MISSED = PHOTOS / "blurred_on_wood.jpg"
-"""A blurred photo of a pad-style sheet on a dark wooden table (a training
-draw of ``tools/make_samples.py``, seed 31000, photo 328) whose grid the
-search does not find."""
+MISSED = PHOTOS / "dim_on_pages.jpg"
+"""A dim, blurred and tilted photo of a pad-style sheet lying on printed
+pages (a training draw of ``tools/make_samples.py``, seed 21000, photo 601)
+whose grid no search finds."""
 
 
 def _missed() -> tuple[bytes, dict[str, Any]]:
@@ -86,7 +86,7 @@ def test_the_marked_photo_reads_near_its_corners(app: Flask, client: FlaskClient
     assert response.status_code == 200, photo_error(response.text)
     reading = page_config(response.text)["reading"]
     wrong = sum(a != b for a, b in zip(reading["map"], "".join(truth["grid"]), strict=True))
-    assert wrong <= 6, wrong  # read with the true corners, 2 squares are wrong
+    assert wrong <= 6, wrong  # read with the true corners, 3 squares are wrong
     assert stored_sheets(app, t) == before  # nothing saved until the player confirms
 
 
