@@ -7,12 +7,12 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from bench.grid_misses import _grid_lines, _missed
 from referee.rules.geometry import SIZE
 from referee.vision.grid import PAPER_LOOK, _Lines
 from referee.vision.lines import Families
 from referee.vision.load import load_photo
 from referee.vision.paper import PaperFamilies, _weighted_hough, outline
+from tests.scripts import load_script
 from tests.vision_truth import PHOTOS, read_in_place, squares_right, truth
 
 ON_WOOD = PHOTOS / "blurred_on_wood.jpg"
@@ -76,9 +76,12 @@ def _nearest_pair(pairs: list, corners: np.ndarray, shape: tuple[int, int]) -> f
     directions comes to meeting where the grid's lines do: the larger of its
     two families' median angles by which the grid's lines miss their
     vanishing point."""
+    gm = load_script("bench/grid_misses.py")
     h, w = shape
-    first, second = _grid_lines((corners - [w / 2, h / 2]) / max(h, w))
-    return min(max(_missed(first, x), _missed(second, y)) for a, b in pairs for x, y in ((a, b), (b, a)))
+    first, second = gm._grid_lines((corners - [w / 2, h / 2]) / max(h, w))
+    return float(
+        min(max(gm._missed(first, x), gm._missed(second, y)) for a, b in pairs for x, y in ((a, b), (b, a)))
+    )
 
 
 def test_on_the_paper_the_grid_s_lines_meet_where_they_should() -> None:
