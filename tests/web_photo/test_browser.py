@@ -42,6 +42,7 @@ def _phone(
     page.goto(f"{server}/t/{code}/sheets")
     page.locator(".seat").nth(0).locator("text=This is me").click()
     page.wait_for_selector("#photo-form")
+    page.wait_for_load_state("load")  # the editor's scripts listen for the photo from here
     return page, errors
 
 
