@@ -4,7 +4,8 @@ What every Cartographers sheet shares, whatever its frame, paper, ink or
 layout, is eleven squares each way: twelve evenly spaced thin lines that
 cross at right angles on the paper. The reader looks for exactly that
 (``lines`` finds the thin lines and their vanishing points, ``lattice`` the
-twelve-line combs), so it needs neither the thickest outline nor black ink
+twelve-line combs; ``paper``, last, the faint lines of a blurred sheet on
+its paper alone), so it needs neither the thickest outline nor black ink
 nor a page that fills the picture.
 
 Each candidate is then fitted precisely: every grid line's position is
