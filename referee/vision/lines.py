@@ -213,19 +213,25 @@ def _hough_family(mask: NDArray[np.uint8], d: float, min_votes: int) -> NDArray[
         return np.zeros((0, 3))
     hough = np.concatenate(found).astype(np.float64)
     hough = hough[np.argsort(-hough[:, 2])][:400]
-    # one answer per printed line, not one per pixel of its width: a line
-    # is kept unless a stronger one kept is within 4 px and 1.5 degrees
+    return hough[distinct(hough, 80)]
+
+
+def distinct(hough: NDArray[np.float64], most: int) -> list[int]:
+    """The rows of ``hough`` ((rho, theta, votes), strongest first) kept as
+    one answer per printed line, not one per pixel of its width: a line is
+    kept unless a stronger one kept is within 4 px and 1.5 degrees; ``most``
+    at most."""
     kept: list[int] = []
-    rho, theta = np.zeros(80), np.zeros(80)
+    rho, theta = np.zeros(most), np.zeros(most)
     for n, (r, t, _votes) in enumerate(hough):
         apart = np.abs(t - theta[: len(kept)]) % np.pi
         apart = np.minimum(apart, np.pi - apart)
         if np.all((np.abs(r - rho[: len(kept)]) > 4) | (apart > np.deg2rad(1.5))):
             rho[len(kept)], theta[len(kept)] = r, t
             kept.append(n)
-            if len(kept) == 80:
+            if len(kept) == most:
                 break
-    return hough[kept]
+    return kept
 
 
 def _crossed(a: NDArray[np.bool_], b: NDArray[np.bool_], window: int) -> NDArray[np.bool_]:

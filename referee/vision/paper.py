@@ -34,6 +34,7 @@ from referee.vision.lines import (
     Family,
     angle_apart,
     directions,
+    distinct,
     modes,
     orientation,
     to_lines,
@@ -96,9 +97,7 @@ def _weighted_hough(
     """(rho, theta, votes) of the ``LINES_KEPT`` strongest lines within
     ``SPREAD`` of angle ``d`` (in OpenCV's convention: theta 0 to pi), each
     pixel adding its ``votes`` to the lines within ``ALONG`` of its own
-    direction ``own``. One answer per line, not one per pixel of its
-    width: a line is kept unless a stronger one kept is within 4 px and 1.5
-    degrees."""
+    direction ``own``, one answer per line (``lines.distinct``)."""
     thetas = np.arange(d - SPREAD, d + SPREAD, np.deg2rad(0.5))
     reach = int(np.hypot(xs.max(initial=0), ys.max(initial=0))) + 2
     acc = np.zeros((len(thetas), 2 * reach + 1))
@@ -107,20 +106,10 @@ def _weighted_hough(
         rho = np.rint(xs[mine] * np.cos(t) + ys[mine] * np.sin(t)).astype(int) + reach
         acc[i] = np.bincount(rho, weights=votes[mine], minlength=2 * reach + 1)
     order = np.argsort(-acc, axis=None)[: CELLS_A_LINE * LINES_KEPT]
+    order = order[acc.ravel()[order] > 0]
     ti, ri = np.divmod(order, acc.shape[1])
-    kept_rho, kept_theta, kept_votes = np.zeros(LINES_KEPT), np.zeros(LINES_KEPT), np.zeros(LINES_KEPT)
-    n = 0
-    for t_i, r_i in zip(ti, ri, strict=True):
-        if acc[t_i, r_i] <= 0:
-            break
-        rho, theta = float(r_i - reach), float(thetas[t_i])
-        if np.any((np.abs(rho - kept_rho[:n]) <= 4) & (np.abs(theta - kept_theta[:n]) <= np.deg2rad(1.5))):
-            continue
-        kept_rho[n], kept_theta[n], kept_votes[n] = rho, theta, acc[t_i, r_i]
-        n += 1
-        if n == LINES_KEPT:
-            break
-    hough = np.stack([kept_rho[:n], kept_theta[:n], kept_votes[:n]], axis=1)
+    cells = np.stack([ri - reach, thetas[ti], acc[ti, ri]], axis=1).astype(np.float64)
+    hough = cells[distinct(cells, LINES_KEPT)]
     # OpenCV's convention: theta in [0, pi), rho signed
     flip = (hough[:, 1] < 0) | (hough[:, 1] >= np.pi)
     hough[flip, 0] *= -1
