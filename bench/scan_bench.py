@@ -7,7 +7,14 @@ graphite, ``grid``, ``coins``, ``corners_px``). One column per folder:
 - grids found (the corners within 3 % of the grid's side of the truth);
 - colour-pencil and graphite squares right, a missed grid counting as 121
   wrong squares;
-- sheets read without a wrong square;
+- sheets read without a wrong square, and of the normal and of the hard
+  photos (``difficulty`` in the truth) apart: the hard ones (dim, blurred,
+  a hand over the sheet) are read wrong far more often, and a draw's share
+  of them moves the figure;
+- wrong squares on the side's ruins spaces, and the sheets whose every
+  wrong square is one: a pencil drawing over a printed picture is read
+  wrong several times as often as on bare paper, so a fix for them is told
+  from a fix for the rest;
 - wrong squares flagged as doubtful, how many are not (they reach a score
   without the player being asked), and right squares flagged (the false
   alarms a player has to look at);
@@ -42,6 +49,7 @@ from pathlib import Path  # noqa: E402
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from referee.rules.data import map_sides  # noqa: E402
 from referee.rules.geometry import SIZE  # noqa: E402
 from referee.vision.cells import CLASSES  # noqa: E402
 from referee.vision.doubt import doubtful_line  # noqa: E402
@@ -67,6 +75,9 @@ def bench(folder: Path) -> dict[str, object]:
     found: Counter[str] = Counter()
     right: Counter[str] = Counter()
     clean: Counter[str] = Counter()
+    photos_of: Counter[str] = Counter()  # by difficulty
+    clean_of: Counter[str] = Counter()
+    wrong_on_ruins = only_on_ruins = 0
     wrong_flagged = wrong = right_flagged = right_total = 0
     retakes = wrong_in_retakes = 0
     coins: Counter[str] = Counter()
@@ -77,6 +88,9 @@ def bench(folder: Path) -> dict[str, object]:
         truth = _truth(path)
         style = str(truth["style"])
         total[style] += 1
+        difficulty = str(truth.get("difficulty", "normal"))
+        photos_of[difficulty] += 1
+        ruins = set(map_sides()[str(truth["side"]).upper()].ruins)
         data = path.read_bytes()
         t0 = time.process_time()
         try:
@@ -93,7 +107,7 @@ def bench(folder: Path) -> dict[str, object]:
             failures.append(f"{path.name}: grid found in the wrong place (off by {off:.0f} px)")
             continue
         found[style] += 1
-        errors = 0
+        errors = errors_on_ruins = 0
         grid = truth["grid"]
         assert isinstance(grid, list)
         for r in range(SIZE):
@@ -107,6 +121,7 @@ def bench(folder: Path) -> dict[str, object]:
                     right_flagged += doubtful
                 else:
                     errors += 1
+                    errors_on_ruins += (r, c) in ruins
                     wrong += 1
                     wrong_flagged += doubtful
         if reading.worth_retaking():
@@ -115,6 +130,9 @@ def bench(folder: Path) -> dict[str, object]:
         if errors:
             failures.append(f"{path.name}: {errors} wrong square{'s' if errors != 1 else ''}")
         clean[style] += errors == 0
+        clean_of[difficulty] += errors == 0
+        wrong_on_ruins += errors_on_ruins
+        only_on_ruins += 0 < errors == errors_on_ruins
         if reading.coins is None:
             coins["unknown"] += 1
         elif reading.coins == truth["coins"]:
@@ -130,9 +148,12 @@ def bench(folder: Path) -> dict[str, object]:
         "grid_found": sum(found.values()) / max(n, 1),
         "cells": cells,
         "sheets_without_error": sum(clean.values()) / max(n, 1),
+        "sheets_without_error_by_difficulty": {d: clean_of[d] / photos_of[d] for d in sorted(photos_of)},
         "wrong_cells": wrong,
         "wrong_cells_flagged": wrong_flagged / wrong if wrong else None,
         "wrong_cells_not_flagged": wrong - wrong_flagged,
+        "wrong_cells_on_ruins": wrong_on_ruins,
+        "sheets_wrong_only_on_ruins": only_on_ruins / max(n, 1),
         "right_cells_flagged": right_flagged / max(right_total, 1),
         "retakes_asked": retakes / max(n, 1),
         "wrong_cells_in_retakes": wrong_in_retakes / wrong if wrong else None,
@@ -151,12 +172,22 @@ def _pct(v: object, digits: int = 1) -> str:
     return "-" if v is None else f"{float(v):.{digits}%}"  # type: ignore[arg-type]
 
 
+def _by_difficulty(shares: object) -> str:
+    """Sheets without a wrong square among the normal and the hard photos."""
+    if not isinstance(shares, dict):
+        return "-"
+    return " / ".join(_pct(shares.get(d), 0) if d in shares else "-" for d in ("normal", "hard"))
+
+
 ROWS = [
     ("photos", lambda r: str(r["photos"])),
     ("grids found", lambda r: _pct(r["grid_found"])),
     ("colour cells right", lambda r: _pct(r["cells"]["color"], 2)),
     ("graphite cells right", lambda r: _pct(r["cells"]["graphite"], 2)),
     ("sheets without error", lambda r: _pct(r["sheets_without_error"])),
+    ("  normal / hard photos", lambda r: _by_difficulty(r.get("sheets_without_error_by_difficulty"))),
+    ("  wrong only on ruins", lambda r: _pct(r.get("sheets_wrong_only_on_ruins"))),
+    ("wrong cells on ruins", lambda r: f"{r.get('wrong_cells_on_ruins', '-')} of {r['wrong_cells']}"),
     ("wrong cells flagged", lambda r: f"{_pct(r['wrong_cells_flagged'])} of {r['wrong_cells']}"),
     ("wrong cells not flagged", lambda r: str(r["wrong_cells_not_flagged"])),
     ("right cells flagged", lambda r: _pct(r["right_cells_flagged"], 2)),

@@ -1,0 +1,52 @@
+"""``bench/scan_bench.py`` tells the wrong squares on ruins spaces from the
+rest, and the hard photos' sheets from the normal ones'.
+
+Three sample photos the reader reads without a wrong square, each with its
+truth changed where the test needs a wrong square: the bench must put each
+one where it lies."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+from referee.rules.data import map_sides
+from tests.scripts import ROOT, load_script
+
+SAMPLES = ROOT / "sample_sheets"
+
+
+def _copy(folder: Path, name: str, square: tuple[int, int] | None, difficulty: str) -> tuple[int, int] | None:
+    """Sample ``name`` and its truth in ``folder``, the truth's code at
+    ``square`` changed (to one the sheet's reading cannot hold there) and its
+    difficulty set."""
+    shutil.copy(SAMPLES / f"{name}.jpg", folder / f"{name}.jpg")
+    truth = json.loads((SAMPLES / f"{name}.json").read_text())
+    if square is not None:
+        r, c = square
+        row = truth["grid"][r]
+        truth["grid"][r] = row[:c] + ("F" if row[c] != "F" else "W") + row[c + 1 :]
+    truth["difficulty"] = difficulty
+    (folder / f"{name}.json").write_text(json.dumps(truth))
+    return square
+
+
+def _side(name: str) -> str:
+    return str(json.loads((SAMPLES / f"{name}.json").read_text())["side"])
+
+
+def test_wrong_squares_on_ruins_spaces_and_hard_photos_are_counted_apart(tmp_path: Path) -> None:
+    ruins = sorted(map_sides()[_side("000")].ruins)[0]
+    _copy(tmp_path, "000", ruins, "normal")  # wrong only on a ruins space
+    _copy(tmp_path, "001", (0, 0), "hard")  # wrong on a bare square
+    _copy(tmp_path, "003", None, "normal")  # read right
+    assert (0, 0) not in map_sides()[_side("001")].ruins
+    got: dict[str, Any] = load_script("bench/scan_bench.py").bench(tmp_path)
+    assert got["wrong_cells"] == 2, got["failures"]
+    assert got["wrong_cells_on_ruins"] == 1
+    assert got["sheets_wrong_only_on_ruins"] == 1 / 3
+    assert got["sheets_without_error_by_difficulty"] == {"hard": 0.0, "normal": 0.5}
+    table = load_script("bench/scan_bench.py").show([got])
+    assert "1 of 2" in table and "50% / 0%" in table
