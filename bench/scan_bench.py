@@ -176,7 +176,7 @@ def _by_difficulty(shares: object) -> str:
     """Sheets without a wrong square among the normal and the hard photos."""
     if not isinstance(shares, dict):
         return "-"
-    return " / ".join(_pct(shares.get(d), 0) if d in shares else "-" for d in ("normal", "hard"))
+    return " / ".join(_pct(shares.get(d), 0) for d in ("normal", "hard"))
 
 
 ROWS = [
