@@ -18,7 +18,7 @@ from tests.scripts import ROOT, load_script
 SAMPLES = ROOT / "sample_sheets"
 
 
-def _copy(folder: Path, name: str, square: tuple[int, int] | None, difficulty: str) -> tuple[int, int] | None:
+def _copy(folder: Path, name: str, square: tuple[int, int] | None, difficulty: str) -> None:
     """Sample ``name`` and its truth in ``folder``, the truth's code at
     ``square`` changed (to one the sheet's reading cannot hold there) and its
     difficulty set."""
@@ -30,7 +30,6 @@ def _copy(folder: Path, name: str, square: tuple[int, int] | None, difficulty: s
         truth["grid"][r] = row[:c] + ("F" if row[c] != "F" else "W") + row[c + 1 :]
     truth["difficulty"] = difficulty
     (folder / f"{name}.json").write_text(json.dumps(truth))
-    return square
 
 
 def _side(name: str) -> str:
@@ -43,10 +42,11 @@ def test_wrong_squares_on_ruins_spaces_and_hard_photos_are_counted_apart(tmp_pat
     _copy(tmp_path, "001", (0, 0), "hard")  # wrong on a bare square
     _copy(tmp_path, "003", None, "normal")  # read right
     assert (0, 0) not in map_sides()[_side("001")].ruins
-    got: dict[str, Any] = load_script("bench/scan_bench.py").bench(tmp_path)
+    bench = load_script("bench/scan_bench.py")
+    got: dict[str, Any] = bench.bench(tmp_path)
     assert got["wrong_cells"] == 2, got["failures"]
     assert got["wrong_cells_on_ruins"] == 1
     assert got["sheets_wrong_only_on_ruins"] == 1 / 3
     assert got["sheets_without_error_by_difficulty"] == {"hard": 0.0, "normal": 0.5}
-    table = load_script("bench/scan_bench.py").show([got])
+    table = bench.show([got])
     assert "1 of 2" in table and "50% / 0%" in table
