@@ -150,7 +150,8 @@ def extract(folder: Path, jobs: int = 1) -> Squares:
 
 
 CHANNELS = (16, 32, 48)
-"""Channels of the three convolutions."""
+"""Channels of the three convolutions, unless ``--channels`` asks for others
+(the reader takes each network's from its weights)."""
 
 
 def _layout(state: dict[str, torch.Tensor]) -> Weights:
@@ -183,7 +184,7 @@ def _torch_state(w: Weights) -> dict[str, torch.Tensor]:
     return state
 
 
-def _network(features: int, hidden: int) -> torch.nn.Module:
+def _network(features: int, hidden: int, channels: tuple[int, ...] = CHANNELS) -> torch.nn.Module:
     """The network ``cells.hidden`` and ``cells.forward`` compute: three
     convolutions over the square's picture, each halving it, then one
     hidden layer over what they saw beside the square's features."""
@@ -193,11 +194,13 @@ def _network(features: int, hidden: int) -> torch.nn.Module:
     class Network(nn.Module):
         def __init__(self) -> None:
             super().__init__()
-            sizes = (3, *CHANNELS)
+            if len(channels) != CONVOLUTIONS:
+                raise ValueError(f"the reader computes {CONVOLUTIONS} convolutions, not {len(channels)}")
+            sizes = (3, *channels)
             for i in range(1, CONVOLUTIONS + 1):
                 setattr(self, f"conv{i}", nn.Conv2d(sizes[i - 1], sizes[i], 3, padding=1))
             side = INNER // 2**CONVOLUTIONS
-            self.dense1 = nn.Linear(CHANNELS[-1] * side * side + features, hidden)
+            self.dense1 = nn.Linear(channels[-1] * side * side + features, hidden)
             self.dense2 = nn.Linear(hidden, len(CLASSES))
 
         def forward(self, pics: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
@@ -221,6 +224,7 @@ def train(
     batch: int = 256,
     lr: float = 2e-3,
     start: Weights | None = None,
+    channels: tuple[int, ...] = CHANNELS,
 ) -> Weights:
     """Adam on the class-weighted cross entropy, with a little noise on the
     features and each batch's pictures moved a pixel or none each way (the
@@ -231,7 +235,9 @@ def train(
     ``start``: a network already trained (of the same shape) to go on from,
     its input scaling kept, instead of a random one. Training it further on
     photos of a newer generator teaches it what the generator now draws
-    without refitting from nothing on every photo it has seen before."""
+    without refitting from nothing on every photo it has seen before.
+    ``channels``: the convolutions' channels (more read better and cost
+    the reader more time)."""
     import torch
 
     torch.manual_seed(seed)
@@ -240,12 +246,12 @@ def train(
         mean, std = x.mean(0), x.std(0) + 1e-3
     else:
         mean, std = start["mean"], start["std"]
-    net = _network(x.shape[1], hidden)
+    net = _network(x.shape[1], hidden, channels)
     if start is not None:
         want = {k: tuple(v.shape) for k, v in net.state_dict().items()}
         state = _torch_state(start) if "k1" in start else {}
         if {k: tuple(v.shape) for k, v in state.items()} != want:
-            raise ValueError("the starting network is not of the shape asked for (--hidden)")
+            raise ValueError("the starting network is not of the shape asked for (--hidden, --channels)")
         net.load_state_dict(state)
     # each batch's features are scaled as it is drawn: a scaled copy of them all
     # would be as large again as the features (gigabytes for 20,000 photos)
@@ -360,6 +366,12 @@ def main() -> None:
     ap.add_argument("folders", nargs="+", type=Path)
     ap.add_argument("--out", type=Path, default=Path("referee/vision/cells.npz"))
     ap.add_argument("--hidden", type=int, default=256)
+    ap.add_argument(
+        "--channels",
+        type=lambda v: tuple(int(c) for c in v.split(",")),
+        default=CHANNELS,
+        help="channels of the three convolutions, comma-separated (default %(default)s)",
+    )
     ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--balance", type=float, default=0.5, help="class weight = (most common / count) ** this")
     ap.add_argument("--right-doubtful", type=float, default=0.01)
@@ -445,6 +457,7 @@ def main() -> None:
             args.batch,
             args.lr,
             start,
+            args.channels,
         )
 
     nets = []

@@ -117,3 +117,17 @@ def test_a_start_of_another_shape_is_refused() -> None:
     without_pictures = {k: v for k, v in start.items() if not k.startswith("k")}
     with pytest.raises(ValueError, match="shape"):
         tc.train(x, pics, y, hidden=16, epochs=1, seed=1, balance=0.5, start=without_pictures)
+
+
+def test_wider_convolutions_are_trained_and_read_alike() -> None:
+    """``--channels``: a network with other convolutions is the one the
+    reader computes too, since the reader takes their sizes from the weights."""
+    tc = _train_cells()
+    rng = np.random.default_rng(6)
+    x, pics, y = _squares(rng, 1000)
+    w = tc.train(x, pics, y, hidden=32, epochs=3, seed=1, balance=0.5, batch=64, channels=(8, 12, 20))
+    assert w["k1"].shape == (27, 8) and w["k2"].shape == (72, 12) and w["k3"].shape == (108, 20)
+    tx, tpics, ty = _squares(rng, 300)
+    assert _right(w, tx, tpics, ty) > 0.9
+    with pytest.raises(ValueError, match="convolutions"):
+        tc.train(x, pics, y, hidden=16, epochs=1, seed=1, balance=0.5, channels=(8, 12))
