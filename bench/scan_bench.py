@@ -18,6 +18,12 @@ graphite, ``grid``, ``coins``, ``corners_px``). One column per folder:
 - wrong squares flagged as doubtful, how many are not (they reach a score
   without the player being asked), and right squares flagged (the false
   alarms a player has to look at);
+- sheets with a wrong square not flagged: the player confirms or corrects
+  the flagged squares before a reading counts, so a sheet whose every
+  wrong square is flagged ends right, and these are the sheets that reach
+  a score wrong unless the player looks beyond what is shown (a grid
+  found in the wrong place counts as one; a grid not found does not, the
+  player being told);
 - photos whose reading asks for another photo (``worth_retaking``), and the
   share of the wrong squares that lie on them;
 - coins: exact, unknown (the reader said so) and wrong;
@@ -79,6 +85,7 @@ def bench(folder: Path) -> dict[str, object]:
     clean_of: Counter[str] = Counter()
     wrong_on_ruins = only_on_ruins = 0
     wrong_flagged = wrong = right_flagged = right_total = 0
+    sheets_unasked = 0
     retakes = wrong_in_retakes = 0
     coins: Counter[str] = Counter()
     confusion = np.zeros((len(CLASSES), len(CLASSES)), int)
@@ -105,9 +112,10 @@ def bench(folder: Path) -> dict[str, object]:
         off = float(np.abs(np.array(reading.corners) - want).max())
         if off > 0.03 * side_px:
             failures.append(f"{path.name}: grid found in the wrong place (off by {off:.0f} px)")
+            sheets_unasked += 1  # its squares are not where the player drew: counted as unasked
             continue
         found[style] += 1
-        errors = errors_on_ruins = 0
+        errors = errors_on_ruins = unasked = 0
         grid = truth["grid"]
         assert isinstance(grid, list)
         for r in range(SIZE):
@@ -124,12 +132,14 @@ def bench(folder: Path) -> dict[str, object]:
                     errors_on_ruins += (r, c) in ruins
                     wrong += 1
                     wrong_flagged += doubtful
+                    unasked += not doubtful
         if reading.worth_retaking():
             retakes += 1
             wrong_in_retakes += errors
         if errors:
             failures.append(f"{path.name}: {errors} wrong square{'s' if errors != 1 else ''}")
         clean[style] += errors == 0
+        sheets_unasked += unasked > 0
         clean_of[difficulty] += errors == 0
         wrong_on_ruins += errors_on_ruins
         only_on_ruins += 0 < errors == errors_on_ruins
@@ -155,6 +165,7 @@ def bench(folder: Path) -> dict[str, object]:
         "wrong_cells_on_ruins": wrong_on_ruins,
         "sheets_wrong_only_on_ruins": only_on_ruins / max(n, 1),
         "right_cells_flagged": right_flagged / max(right_total, 1),
+        "sheets_wrong_not_flagged": sheets_unasked / max(n, 1),
         "retakes_asked": retakes / max(n, 1),
         "wrong_cells_in_retakes": wrong_in_retakes / wrong if wrong else None,
         "coins_exact": coins["exact"] / max(n, 1),
@@ -191,6 +202,7 @@ ROWS = [
     ("wrong cells flagged", lambda r: f"{_pct(r['wrong_cells_flagged'])} of {r['wrong_cells']}"),
     ("wrong cells not flagged", lambda r: str(r["wrong_cells_not_flagged"])),
     ("right cells flagged", lambda r: _pct(r["right_cells_flagged"], 2)),
+    ("sheets wrong unflagged", lambda r: _pct(r.get("sheets_wrong_not_flagged"))),
     ("another photo asked", lambda r: _pct(r.get("retakes_asked"))),
     ("wrong cells in those", lambda r: _pct(r.get("wrong_cells_in_retakes"))),
     ("coins exact", lambda r: _pct(r["coins_exact"])),

@@ -1,5 +1,6 @@
 """``bench/scan_bench.py`` tells the wrong squares on ruins spaces from the
-rest, and the hard photos' sheets from the normal ones'.
+rest, the hard photos' sheets from the normal ones', and counts the sheets
+with a wrong square the player is not asked about.
 
 Three sample photos the reader reads without a wrong square, each with its
 truth changed where the test needs a wrong square: the bench must put each
@@ -48,5 +49,8 @@ def test_wrong_squares_on_ruins_spaces_and_hard_photos_are_counted_apart(tmp_pat
     assert got["wrong_cells_on_ruins"] == 1
     assert got["sheets_wrong_only_on_ruins"] == 1 / 3
     assert got["sheets_without_error_by_difficulty"] == {"hard": 0.0, "normal": 0.5}
+    # the reader is sure of both squares, which it reads as the photo shows them
+    assert got["wrong_cells_not_flagged"] == 2
+    assert got["sheets_wrong_not_flagged"] == 2 / 3
     table = bench.show([got])
     assert "1 of 2" in table and "50% / 0%" in table
