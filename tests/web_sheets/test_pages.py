@@ -73,7 +73,14 @@ def every_page(app: Flask, client: FlaskClient) -> dict[str, str]:
         "not found": "/nowhere",
         "bad join": "/join?code=",
     }
-    out = {name: client.get(path).text for name, path in pages.items()}
+    answers = {name: client.get(path) for name, path in pages.items()}
+    # every page renders: an error page has a head and stylesheets too
+    assert {name: r.status_code for name, r in answers.items()} == {
+        **{name: 200 for name in pages},
+        "not found": 404,
+        "bad join": 400,
+    }
+    out = {name: r.text for name, r in answers.items()}
     photo_table = make_table(app, ["Ann", "Ben"], seed="photo-page")
     claim(client, photo_table, 1)
     out["photo reading"] = post_photo(client, photo_table, 1, "spring", sample()[0]).text
@@ -330,3 +337,13 @@ def test_the_csv_carries_each_players_final_total_and_place(app: Flask, client: 
         ("Ben", "8", "1"),
     }
     assert len(rows) == 8
+
+
+def test_the_seats_page_lists_each_scored_seasons_total(app: Flask, client: FlaskClient) -> None:
+    t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
+    play_four_seasons(client, t)
+    page = client.get(f"/t/{t.code}/sheets")
+    assert page.status_code == 200
+    scores = re.findall(r'<span class="seat-scores">(.*?)</span>', page.text)
+    seasons = [[part.rsplit(" ", 1)[0] for part in s.split(" · ")] for s in scores]
+    assert seasons == [["Spring", "Summer", "Fall", "Winter"]] * 2, scores
