@@ -32,7 +32,7 @@ from referee.table import GameTable, find_table, hosting, normalise_code
 from referee.web import svg
 from referee.web.database import get_session
 from referee.web.errors import wants_json
-from referee.web.forms import SetupForm
+from referee.web.forms import MAP_GAME, SetupForm
 from referee.web.inputs import form_number
 from referee.web.panels import render_panel, shared_state
 from referee.web.present import CORNER_NAMES, DIRECTION_NAMES, KIND_NAMES, TableView, view_of
@@ -71,7 +71,7 @@ def home() -> ResponseReturnValue:
         )
         return redirect(url_for("dealer.host", code=new.table.code, token=new.host_token), code=303)
     status = 400 if request.method == "POST" else 200
-    return render_template("dealer/home.html", form=form), status
+    return render_template("dealer/home.html", form=form, map_games=MAP_GAME), status
 
 
 @bp.get("/join")

@@ -95,3 +95,26 @@ def test_a_whole_game_host_and_follower(browser: Any, server: LiveServer) -> Non
     assert ends == [(s.name, s.time) for s in game.seasons]
     assert host.locator("button.reveal").is_disabled()
     assert "Winter is over" in follower.locator("#panel").inner_text()
+
+
+def test_choosing_a_game_checks_a_map_side_it_comes_with(browser: Any, server: LiveServer) -> None:
+    """Side A is the default: choosing Heroes moves it to C, so the table is
+    not refused for a side Heroes does not come with; choosing the base game
+    again moves it back, and combining the games keeps any side."""
+    phone = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+    page = browser.new_context(**phone).new_page()
+    page.goto(server.url + "/")
+    checked = "#map_side input:checked"
+    assert page.locator(checked).get_attribute("value") == "A"
+    page.locator("#edition input[value=heroes]").tap()
+    assert page.locator(checked).get_attribute("value") == "C"
+    page.locator("#map_side input[value=D]").tap()
+    page.locator("#edition input[value=combined]").tap()
+    assert page.locator(checked).get_attribute("value") == "D"
+    page.locator("#edition input[value=base]").tap()
+    assert page.locator(checked).get_attribute("value") == "A"
+    page.locator("#edition input[value=heroes]").tap()
+    page.fill("#players", "Ann\nBen")
+    page.locator("button.big[type=submit]").tap()
+    page.wait_for_url(re.compile(r"/t/\w+/host/"))
+    assert "map side C" in page.locator("body").inner_text()
