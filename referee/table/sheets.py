@@ -65,17 +65,26 @@ def open_sheet(session: Session, table: Table, seat: Seat, s: int) -> SeasonShee
     return sheet
 
 
+def season_to_open(session: Session, table: Table, seat: Seat) -> int:
+    """The season a seat's sheet opens at: the first season begun so far
+    that the seat has not scored, else the current one. A player who
+    recorded nothing during the game starts at spring, whose map every
+    later season is made from, not at a season that cannot open yet."""
+    return next((s for s in range(table.current) if find_score(session, seat, s) is None), table.current)
+
+
 def next_season_start(session: Session, table: Table, seat: Seat, s: int) -> dict[str, Any]:
     """What the sheet of the season after ``s`` starts from."""
     name = SEASON_NAMES[SEASONS[s]]
     previous = find_sheet(session, seat, s)
     if previous is None or find_score(session, seat, s) is None:
+        first = next(k for k in range(s + 1) if find_score(session, seat, k) is None)
         raise Refused(
             CONFLICT,
             _(
                 "Score %(name)s's %(season)s first: the next season starts from that map.",
                 name=seat.name,
-                season=name,
+                season=SEASON_NAMES[SEASONS[first]],
             ),
         )
     effects = dict(previous.effects or {})

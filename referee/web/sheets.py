@@ -154,8 +154,9 @@ def claim(code: str, number: int) -> ResponseReturnValue:
 @bp.get("/t/<code>/sheets/<int:number>")
 def editor(code: str, number: int) -> ResponseReturnValue:
     t = _table(code)
-    t.seat(number)
-    return redirect(url_for("sheets.edit", code=t.table.code, number=number, season=SEASONS[t.current]))
+    seat = t.seat(number)
+    s = table_sheets.season_to_open(get_session(), t, seat)
+    return redirect(url_for("sheets.edit", code=t.table.code, number=number, season=SEASONS[s]))
 
 
 def _editor_config(t: Table, seat: Seat, sheet: SeasonSheet, s: int) -> dict[str, Any]:

@@ -347,3 +347,22 @@ def test_the_seats_page_lists_each_scored_seasons_total(app: Flask, client: Flas
     scores = re.findall(r'<span class="seat-scores">(.*?)</span>', page.text)
     seasons = [[part.rsplit(" ", 1)[0] for part in s.split(" · ")] for s in scores]
     assert seasons == [["Spring", "Summer", "Fall", "Winter"]] * 2, scores
+
+
+def test_open_sheet_leads_to_the_first_season_still_to_score(app: Flask, client: FlaskClient) -> None:
+    """A table that recorded nothing while it played opens each sheet at
+    spring, which every later season's map is made from, and a later season
+    asked for directly names spring as the one to score first."""
+    t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
+    as_host(client, t)
+    t.set_taps(t.season_end(3))
+    opened = client.get(f"/t/{t.code}/sheets/1")
+    assert opened.status_code == 302 and opened.headers["Location"].endswith(f"/t/{t.code}/sheets/1/spring")
+    winter = client.get(f"/t/{t.code}/sheets/1/winter")
+    assert winter.status_code == 409 and "Score Ann&#39;s Spring first" in winter.text
+    save(client, t, 1, "spring", MapSheet.blank("A").text())
+    score(client, t, 1, "spring")
+    assert client.get(f"/t/{t.code}/sheets/1").headers["Location"].endswith("/sheets/1/summer")
+    assert "Score Ann&#39;s Summer first" in client.get(f"/t/{t.code}/sheets/1/winter").text
+    t.set_taps(1)  # during spring, spring is where the sheet opens
+    assert client.get(f"/t/{t.code}/sheets/2").headers["Location"].endswith("/sheets/2/spring")
