@@ -1,7 +1,8 @@
 """Phone layouts in real Chromium, 320 to 430 px wide, checked by bounding boxes:
 the host's Reveal and Undo never cover the season's time track (invitation
 open or not, scrolled or not); Reveal brings the new card into view; the
-set-up's choices are never cut; the whole map shows above the editor's brushes."""
+set-up's choices are never cut; the whole map shows above the editor's brushes;
+the TV view fits a phone and still sets the four edicts in a row on a TV."""
 
 from __future__ import annotations
 
@@ -136,3 +137,28 @@ def test_the_whole_map_shows_above_the_brushes(
     assert brushes == [], f"brush labels cut at {width} px"
     for button in page.locator(".brush, .actions .button").all():
         assert (button.bounding_box() or {"height": 0})["height"] >= 44  # a thumb's tap target
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_tv_view_fits_a_phone(app: Flask, server: str, browser: Any, width: int) -> None:
+    """The TV view opened on a phone (a host checking it before casting):
+    no sideways scroll, and each card's time value stays inside its card."""
+    t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
+    t.set_taps(t.season_end(3))
+    page = phone(browser, width)
+    page.goto(f"{server}/t/{t.code}/tv")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, f"sideways scroll at {width} px"
+    for card in page.locator(".card:has(.time)").all():
+        outer, time = card.bounding_box(), card.locator(".time").bounding_box()
+        assert outer is not None and time is not None
+        inside = time["x"] + time["width"] <= outer["x"] + outer["width"]
+        assert inside, f"a time value leaves its card at {width} px"
+
+
+def test_the_tv_view_puts_the_four_edicts_in_one_row_on_a_tv(app: Flask, server: str, browser: Any) -> None:
+    t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
+    t.set_taps(t.season_end(3))
+    page = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    page.goto(f"{server}/t/{t.code}/tv")
+    tops = {round(e.bounding_box()["y"]) for e in page.locator(".edicts li").all()}
+    assert len(tops) == 1, tops
