@@ -9,6 +9,7 @@ on a hero space. Each refusal (400) is one sentence the player can act on.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from referee.rules import heroes, terrain
@@ -77,9 +78,13 @@ def check_monsters(table: Table, themap: MapSheet, raw: Any) -> list[dict[str, A
     return [{"ambush": n, "spaces": sorted([r, c] for r, c in s)} for n, s in merged.items() if s]
 
 
-def check_heroes(themap: MapSheet, raw: Any, before: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def check_heroes(
+    themap: MapSheet, raw: Any, before: list[dict[str, Any]], revealed: Collection[str] | None
+) -> list[dict[str, Any]]:
     """Heroes as sent: a hero card, a space and an orientation each. A new
-    hero's space must hold the hero; an old one's may since have been destroyed."""
+    hero must be one whose card has been revealed (``revealed``; None in a
+    game without hero cards, which refuses every hero after this), and its
+    space must hold the hero; an old one's may since have been destroyed."""
     if not isinstance(raw, list):
         raise Refused(BAD_INPUT, _("The page sent the heroes in a form the referee does not know."))
     known = {(h["hero"], tuple(h["at"])) for h in before}
@@ -95,6 +100,14 @@ def check_heroes(themap: MapSheet, raw: Any, before: list[dict[str, Any]]) -> li
             raise Refused(BAD_INPUT, _("A hero's attack pattern is printed, rotated or flipped.")) from None
         code = themap.at(*at)
         old = (item["hero"], at) in known
+        if not old and revealed is not None and hero not in revealed:
+            raise Refused(
+                BAD_INPUT,
+                _(
+                    "%(hero)s has not come out yet: a hero is drawn once its card is revealed.",
+                    hero=Name("hero", hero),
+                ),
+            )
         if code != terrain.HERO and not (old and code == terrain.DESTROYED):
             raise Refused(
                 BAD_INPUT,

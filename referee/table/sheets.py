@@ -182,7 +182,9 @@ def save(session: Session, table: Table, seat: Seat, s: int, payload: Any) -> Sa
         themap, whole_number(payload.get("coins"), _("The page sent no coin count; reload it and try again."))
     )
     monsters = check_monsters(table, themap, payload.get("monsters", []))
-    hero_list = check_heroes(themap, payload.get("heroes", []), sheet.heroes or [])
+    # a game without hero cards refuses any hero, after the heroes' own shape is checked
+    revealed = table.heroes_named(s) if table.heroes else None
+    hero_list = check_heroes(themap, payload.get("heroes", []), sheet.heroes or [], revealed)
     if hero_list and not table.heroes:
         raise Refused(BAD_INPUT, _("There are no hero cards in this game."))
     messages: list[Text] = []

@@ -199,6 +199,11 @@ class Table:
         the Zombie Plague spreads them)."""
         return heroes.most_monster_spaces(self._revealed_through(s))
 
+    def heroes_named(self, s: int) -> list[str]:
+        """The hero cards revealed from the first season to season ``s`` so
+        far, in order: the heroes a map may hold by then."""
+        return [r.name for r in self._revealed_through(s) if r.kind == "hero"]
+
     def _revealed_through(self, s: int) -> list[deck.Reveal]:
         return [r for i in range(min(s, self.current) + 1) for r in self.revealed(i)]
 

@@ -8,6 +8,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from referee.rules import deck
 from tests.web_sheets.conftest import TableAt, claim, csrf_token, editor, make_table, save, score
 
 BLANK_C = [
@@ -45,9 +46,27 @@ def table(app: Flask, client: FlaskClient) -> TableAt:
     return t
 
 
-def test_a_hero_destroys_the_monsters_in_its_pattern_now_and_later(
-    client: FlaskClient, table: TableAt
-) -> None:
+def with_hero_in_spring(app: Flask, client: FlaskClient, hero: str) -> TableAt:
+    """A Heroes table whose spring reveals ``hero``, at spring's end: a hero
+    is drawn only once its card has come out."""
+    seed = next(
+        f"hero-{n}"
+        for n in range(500)
+        if hero
+        in (
+            r.name
+            for t in deck.deal(deck.Setup(edition="heroes", seed=f"hero-{n}").check()).seasons[0].turns
+            for r in t.reveals
+        )
+    )
+    t = make_table(app, ["Ann", "Ben"], edition="heroes", side="C", seed=seed)
+    t.set_taps(t.season_end(0))
+    claim(client, t, 1)
+    return t
+
+
+def test_a_hero_destroys_the_monsters_in_its_pattern_now_and_later(app: Flask, client: FlaskClient) -> None:
+    table = with_hero_in_spring(app, client, "Dobrik of Lorkheim")
     dobrik = [{"hero": "Dobrik of Lorkheim", "at": [5, 5], "orientation": "printed"}]
     first = save(client, table, 1, "spring", drawn(r4c5="M", r5c5="H", r7c7="M"), heroes=dobrik)
     assert first.status_code == 200, first.text
@@ -67,20 +86,41 @@ def test_a_hero_destroys_the_monsters_in_its_pattern_now_and_later(
     assert gone.json["map"][5 * 11 + 4] == "X"
 
 
-def test_a_turned_pattern(client: FlaskClient, table: TableAt) -> None:
+def test_a_turned_pattern(app: Flask, client: FlaskClient) -> None:
     """Freyla attacks the three spaces to her right; turned a quarter clockwise,
     the three spaces below her."""
+    table = with_hero_in_spring(app, client, "Freyla the True")
     freyla = [{"hero": "Freyla the True", "at": [0, 0], "orientation": "rotated 90"}]
     response = save(client, table, 1, "spring", drawn(r0c0="H", r2c0="M", r0c2="M"), heroes=freyla)
     assert response.json["map"][2 * 11] == "X"
     assert response.json["map"][2] == "M"
 
 
-def test_a_hero_must_stand_on_a_hero_space(client: FlaskClient, table: TableAt) -> None:
+def test_a_hero_must_stand_on_a_hero_space(app: Flask, client: FlaskClient) -> None:
+    table = with_hero_in_spring(app, client, "Dal of Jolev")
     hero = [{"hero": "Dal of Jolev", "at": [2, 2], "orientation": "printed"}]
     response = save(client, table, 1, "spring", drawn(r2c2="F"), heroes=hero)
     assert response.status_code == 400
     assert response.json["error"] == "Row 3, column 3 is given the hero Dal of Jolev but holds no hero."
+
+
+def test_a_hero_is_drawn_only_once_its_card_has_come_out(client: FlaskClient, table: TableAt) -> None:
+    """This table's first hero, Dal of Jolev, comes out in fall: spring's
+    editor offers no hero card, a save with him is refused, and spring's map
+    does not offer him even once he is out."""
+    html, _ = editor(client, table, 1, "spring")
+    assert "No hero card has come out yet" in html and 'value="Dal of Jolev"' not in html
+    hero = [{"hero": "Dal of Jolev", "at": [2, 2], "orientation": "printed"}]
+    response = save(client, table, 1, "spring", drawn(r2c2="H"), heroes=hero)
+    assert response.status_code == 400
+    assert (
+        response.json["error"]
+        == "Dal of Jolev has not come out yet: a hero is drawn once its card is revealed."
+    )
+    table.set_taps(table.season_start(2) + 1)
+    assert [r.name for r in table.deal.seasons[2].turns[0].reveals] == ["Dal of Jolev"]
+    html, _ = editor(client, table, 1, "spring")
+    assert 'value="Dal of Jolev"' not in html  # spring's map: he came out later
 
 
 def test_a_tag_on_a_space_without_a_monster_is_refused(client: FlaskClient, table: TableAt) -> None:
