@@ -179,6 +179,7 @@ def _editor_config(t: Table, seat: Seat, sheet: SeasonSheet, s: int) -> dict[str
         "heroPatterns": hero_patterns() if t.heroes else {},
         "orientations": [o.value for o in heroes.Orientation],
         "saveUrl": url_for("sheets.save", code=t.table.code, number=seat.order + 1, season=SEASONS[s]),
+        "editUrl": url_for("sheets.edit", code=t.table.code, number=seat.order + 1, season=SEASONS[s]),
         "soloUrl": url_for("sheets.solo_help", code=t.table.code, number=seat.order + 1, season=SEASONS[s])
         if t.solo
         else None,

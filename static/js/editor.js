@@ -344,6 +344,10 @@
       toCheck.clear();
       const note = document.getElementById("photo-note");
       if (note) note.hidden = true;
+      // A photo's reading is the answer to a POST: once it is saved, this
+      // history entry becomes the sheet's own page, so that Back from the
+      // score shows the saved sheet, not the reading as it came.
+      if (reading && cfg.editUrl) window.history.replaceState(null, "", cfg.editUrl);
       say(data.messages.join(" "), "info");
       render();
       if (data.gorgon) window.location.reload();

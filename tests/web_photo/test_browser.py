@@ -176,3 +176,35 @@ def test_a_photo_over_unsaved_changes_asks_first(app: Flask, server: str) -> Non
         page.wait_for_selector("#photo-note")
         assert len(posts) == 1 and errors == []
         browser.close()
+
+
+def test_back_after_saving_a_reading_shows_the_saved_sheet(app: Flask, server: str) -> None:
+    """The reading is the answer to a POST: once saved, Back from another page
+    leads to the sheet as saved, not to the reading as it came."""
+    sync_playwright = playwright_or_skip()
+    data, truth = sample()
+    t = make_table(app, ["Ann", "Ben"], side=truth["side"])
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page, errors = _phone(browser, server, t.code)
+        with page.expect_navigation():
+            page.set_input_files("#photo-input", str(SAMPLES / f"{SAMPLE}.jpg"))
+        page.wait_for_selector("#photo-note")
+        page.click("#save")
+        page.wait_for_selector("#status:text-is('Saved.')")
+        assert page.url.endswith(f"/t/{t.code}/sheets/1/spring")
+        page.goto(f"{server}/t/{t.code}/sheets")
+        page.go_back()
+        page.wait_for_selector("#board")
+        assert page.url.endswith(f"/t/{t.code}/sheets/1/spring")
+        assert page.locator("#photo-note").count() == 0 or page.locator("#photo-note").is_hidden()
+        [(_, _, stored, _, _)] = stored_sheets(app, t)
+        shown = "".join(
+            page.locator("#board .cell").evaluate_all(
+                "cells => cells.map(c => { const k = [...c.classList].find(x => x.startsWith('t-')).slice(2);"
+                " return {mtn: '^', waste: '#', empty: '.'}[k] || k; })"
+            )
+        )
+        assert shown == stored.replace("\n", "")
+        assert errors == []
+        browser.close()
