@@ -292,3 +292,18 @@ def test_counting_cards_stay_within_what_they_count(sheet: MapSheet) -> None:
     mountains = sum(c == MOUNTAIN for c in codes)
     assert card_named("Stoneside Forest").score(sheet).stars <= 3 * mountains
     assert all(sheet.at(r, c) == MOUNTAIN for r, c in surrounded_mountains(sheet))
+
+
+def test_a_card_no_line_meets_says_so_in_a_sentence() -> None:
+    """A card that counts lines says which line meets it, and, when none does,
+    a sentence of its own ("No row holds ...") rather than "... in no rows"."""
+    blank = MapSheet.blank("A")
+    whys = {
+        name: str(card_named(name).score(blank).why)
+        for name in ("Jorekburg", "Sleepy Valley", "Banded Hills")
+    }
+    assert whys == {
+        "Jorekburg": "No column holds as many farm as water spaces, with at least one of each.",
+        "Sleepy Valley": "No row holds three or more forest spaces.",
+        "Banded Hills": "No row holds five or more terrain types.",
+    }

@@ -168,7 +168,9 @@ def jorekburg(sheet: MapSheet) -> CardScore:
         4 * len(cols),
         to_cells(cells),
         tuple(("column", c) for c in cols),
-        why=_("As many farm as water spaces in %(lines)s.", lines=numbered("column", cols)),
+        why=_("As many farm as water spaces in %(lines)s.", lines=numbered("column", cols))
+        if cols
+        else _("No column holds as many farm as water spaces, with at least one of each."),
     )
 
 
@@ -182,5 +184,7 @@ def jorekburg_czech(sheet: MapSheet) -> CardScore:
         5 * len(cols),
         to_cells(cells),
         tuple(("column", c) for c in cols),
-        why=_("As many farm as water spaces in %(lines)s.", lines=numbered("column", cols)),
+        why=_("As many farm as water spaces in %(lines)s.", lines=numbered("column", cols))
+        if cols
+        else _("No column holds as many farm as water spaces, with at least one of each."),
     )

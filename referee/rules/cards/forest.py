@@ -177,5 +177,7 @@ def sleepy_valley(sheet: MapSheet) -> CardScore:
         4 * len(rows),
         to_cells(cells),
         tuple(("row", r) for r in rows),
-        why=_("Three or more forest spaces in %(lines)s.", lines=numbered("row", rows)),
+        why=_("Three or more forest spaces in %(lines)s.", lines=numbered("row", rows))
+        if rows
+        else _("No row holds three or more forest spaces."),
     )

@@ -138,7 +138,9 @@ def banded_hills(sheet: MapSheet) -> CardScore:
         4 * len(rows),
         to_cells(i for r in rows for i in ROWS[r] if codes[i] in TERRAIN_TYPES),
         tuple(("row", r) for r in rows),
-        why=_("Five or more terrain types in %(lines)s.", lines=numbered("row", rows)),
+        why=_("Five or more terrain types in %(lines)s.", lines=numbered("row", rows))
+        if rows
+        else _("No row holds five or more terrain types."),
     )
 
 
