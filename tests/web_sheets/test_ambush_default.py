@@ -59,6 +59,9 @@ def test_the_solo_helper_suggests_the_ambush_revealed_this_season(
     # The monster brush says the same.
     page.click('.brush[data-brush="M"]')
     assert page.locator("#ambush-tag").input_value() == "Bugbear Assault"
+    # the cards out this season first, in a group of their own, each name whole
+    out_now = page.locator('#ambush-tag optgroup[label="Out this fall"] option').all_inner_texts()
+    assert out_now == ["Bugbear Assault"]
 
 
 def test_the_monster_brush_is_tagged_with_the_latest_ambush(
