@@ -17,7 +17,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from referee.rules import data, heroes, season
+from referee.rules import data, heroes, season, terrain
 from referee.rules.errors import RefereeError
 from referee.rules.geometry import SIZE, Cell, where
 from referee.rules.i18n import Text, _, ngettext
@@ -159,6 +159,23 @@ def editor(code: str, number: int) -> ResponseReturnValue:
     return redirect(url_for("sheets.edit", code=t.table.code, number=number, season=SEASONS[s]))
 
 
+def _initials() -> dict[str, str]:
+    """The letter each ambush card's monsters are marked with on a map."""
+    return {a.name: (a.initial or a.name[0]) for a in data.ambush_cards()}
+
+
+def _ambush_letters(monsters: list[dict[str, Any]], codes: str) -> dict[int, str]:
+    """Each tagged monster space of ``codes`` (or one destroyed since) with
+    its ambush's letter, as the editor writes it."""
+    initials = _initials()
+    return {
+        r * SIZE + c: initials.get(tag["ambush"], tag["ambush"][:1])
+        for tag in monsters
+        for r, c in tag["spaces"]
+        if codes[r * SIZE + c] in (terrain.MONSTER, terrain.DESTROYED)
+    }
+
+
 def _editor_config(t: Table, seat: Seat, sheet: SeasonSheet, s: int) -> dict[str, Any]:
     """What ``editor.js`` starts from: the map, the side's printed spaces, the tags and the addresses."""
     themap = map_of(t, sheet)
@@ -175,7 +192,7 @@ def _editor_config(t: Table, seat: Seat, sheet: SeasonSheet, s: int) -> dict[str
         "revision": sheet.revision,
         "heroesGame": t.heroes,
         "ambushes": t.ambushes(),
-        "initials": {a.name: (a.initial or a.name[0]) for a in data.ambush_cards()},
+        "initials": _initials(),
         "heroPatterns": hero_patterns() if t.heroes else {},
         "orientations": [o.value for o in heroes.Orientation],
         "saveUrl": url_for("sheets.save", code=t.table.code, number=seat.order + 1, season=SEASONS[s]),
@@ -361,6 +378,7 @@ def scored(code: str, number: int, season: str) -> ResponseReturnValue:
         effects["pending"] = found.effects.pending
         effects["done"] = found.effects.done
     record = found.record
+    codes = record.map_text.replace("\n", "")
     return render_template(
         "sheets/score.html",
         t=t,
@@ -369,7 +387,8 @@ def scored(code: str, number: int, season: str) -> ResponseReturnValue:
         season=season,
         season_name=SEASON_NAMES[season],
         record=record,
-        codes=record.map_text.replace("\n", ""),
+        codes=codes,
+        ambush_letters=_ambush_letters(found.sheet.monsters or [], codes),
         printed_ruins={r * SIZE + c for r, c in t.side.ruins},
         scores=found.scores,
         season_names=[SEASON_NAMES[x] for x in SEASONS],

@@ -4,6 +4,8 @@ mountains at rows 2, 4, 6, 9 and 10 (columns 2, 9, 4, 10 and 6)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -151,6 +153,8 @@ def test_zombies_spread_after_scoring_once_confirmed(client: FlaskClient, table:
     assert "the zombies spread to every empty space next to them: row 1, column 10; row 2, column 11." in (
         page.text
     )
+    # the scored map writes the zombie's letter in its space, as the editor does
+    assert re.search(r'<div class="cell t-M[^"]*"\s+data-i="10">Z</div>', page.text)
     early = client.get(f"/t/{table.code}/sheets/1/summer", headers={"Accept": "application/json"})
     assert early.status_code == 409
     assert "ambush effects to apply first" in early.json["error"]
