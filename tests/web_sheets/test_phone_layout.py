@@ -2,7 +2,9 @@
 the host's Reveal and Undo never cover the season's time track (invitation
 open or not, scrolled or not); Reveal brings the new card into view; the
 set-up's choices are never cut; the whole map shows above the editor's brushes;
-the TV view fits a phone and still sets the four edicts in a row on a TV."""
+the TV view fits a phone and still sets the four edicts in a row on a TV;
+the top bar fits in Czech with the widest table code; the hero brush's two
+selects keep a usable width."""
 
 from __future__ import annotations
 
@@ -162,3 +164,60 @@ def test_the_tv_view_puts_the_four_edicts_in_one_row_on_a_tv(app: Flask, server:
     page.goto(f"{server}/t/{t.code}/tv")
     tops = {round(e.bounding_box()["y"]) for e in page.locator(".edicts li").all()}
     assert len(tops) == 1, tops
+
+
+def assert_header_fits(page: Any, width: int, where: str) -> None:
+    """The top bar's parts (name, table code, EN / CS) side by side or
+    wrapped, never over each other or off the screen."""
+    parts = [box(page, f".top > :nth-child({n})") for n in range(1, page.locator(".top > *").count() + 1)]
+    for n, a in enumerate(parts):
+        inside = a["x"] >= 0 and a["x"] + a["width"] <= width + 0.5
+        assert inside, f"a part of the top bar leaves the screen, {where}"
+        for b in parts[n + 1 :]:
+            assert not overlap(a, b), f"the top bar's parts overlap, {where}"
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, f"sideways scroll, {where}"
+
+
+@pytest.mark.parametrize("width", (320, 390))
+def test_the_top_bar_fits_in_czech_with_the_widest_table_code(
+    app: Flask, client: Any, server: str, browser: Any, width: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Czech's "Stůl" and a code of six wide letters beside "Rozhodčí" and the
+    two language buttons, on the narrowest phone."""
+    monkeypatch.setattr("referee.store.tables.new_code", lambda: "WMWMWM")
+    t = make_table(app, ["Ann", "Ben"], edition="heroes", side="C")
+    assert t.code == "WMWMWM"
+    as_host(client, t)
+    context = browser.new_context(
+        viewport={"width": width, "height": 844}, is_mobile=True, has_touch=True, locale="cs-CZ"
+    )
+    page = context.new_page()
+    page.goto(f"{server}/t/{t.code}/host/{t.host}")
+    assert page.locator("html").get_attribute("lang") == "cs"
+    assert_header_fits(page, width, f"host page at {width} px")
+    page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
+    for path in ("sheets", "sheets/1/spring"):
+        page.goto(f"{server}/t/{t.code}/{path}")
+        assert_header_fits(page, width, f"/{path} at {width} px")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_hero_brush_selects_have_room_on_a_phone(
+    app: Flask, client: Any, server: str, browser: Any, width: int
+) -> None:
+    """The hero card and its pattern, two selects side by side under the
+    brushes: each wide enough to show a hero's name, none off the screen."""
+    from tests.web_sheets.test_heroes_pages import with_hero_in_spring
+
+    t = with_hero_in_spring(app, client, "Freyla the True")
+    as_host(client, t)
+    page = phone(browser, width)
+    page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
+    page.goto(f"{server}/t/{t.code}/sheets/1/spring")
+    page.tap(".brush.t-H")
+    card, pattern = box(page, "#hero-card"), box(page, "#hero-orientation")
+    for select in (card, pattern):
+        assert select["width"] >= 120, f"a hero select is {select['width']} px wide at {width} px"
+        assert select["x"] >= 0 and select["x"] + select["width"] <= width
+    assert not overlap(card, pattern)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, f"sideways scroll at {width} px"
