@@ -23,7 +23,7 @@ from referee.rules.sheet import MapSheet
 from referee.store.models import Seat
 from referee.store.sheets import SeasonSheet
 from referee.table.deal import ambush_cards
-from referee.table.errors import BAD_INPUT, CONFLICT, Refused
+from referee.table.errors import BAD_INPUT, CONFLICT, Refused, SheetPage
 from referee.table.records import find_score, find_sheet, map_of, patterns_of, tags_of, write_sheet
 from referee.table.state import Table
 
@@ -121,7 +121,9 @@ def confirm_effects(session: Session, table: Table, seat: Seat, s: int, troll: C
     """Record that the player confirmed the after-scoring effects (and the troll's space)."""
     sheet = find_sheet(session, seat, s)
     if sheet is None or find_score(session, seat, s) is None:
-        raise Refused(CONFLICT, _("Score the season before applying the ambushes' effects."))
+        raise Refused(
+            CONFLICT, _("Score the season before applying the ambushes' effects."), SheetPage("sheet", s)
+        )
     if s < 3 and find_sheet(session, seat, s + 1) is not None:
         raise Refused(CONFLICT, _("The next season has already begun from this map."))
     resolve(table, sheet, troll)  # DrawingError when the troll's space is not allowed

@@ -14,6 +14,8 @@ it is put into words when the web layer renders it.
 
 from __future__ import annotations
 
+from typing import Literal, NamedTuple
+
 from referee.rules.errors import RefereeError
 from referee.rules.i18n import Text
 
@@ -23,12 +25,22 @@ CONFLICT = 409
 GONE = 410
 
 
-class Refused(RefereeError):
-    """A table request refused: ``status`` says how, the message what to do."""
+class SheetPage(NamedTuple):
+    """Where a refusal's remedy is: a seat's sheet (``page`` "sheet") or its
+    score page ("score") for season index ``season``, which a page links to."""
 
-    def __init__(self, status: int, message: Text | str):
+    page: Literal["sheet", "score"]
+    season: int
+
+
+class Refused(RefereeError):
+    """A table request refused: ``status`` says how, the message what to do,
+    and ``remedy``, when there is one, the page where it is done."""
+
+    def __init__(self, status: int, message: Text | str, remedy: SheetPage | None = None):
         super().__init__(message)
         self.status = status
+        self.remedy = remedy
 
 
 class NoSuchTable(Refused):

@@ -20,7 +20,7 @@ from referee.store.models import Seat
 from referee.store.sheets import SeasonScoreRecord, SeasonSheet
 from referee.table.ambushes import Waiting, waiting_effects
 from referee.table.deal import SEASON_NAMES, SEASONS
-from referee.table.errors import CONFLICT, Refused
+from referee.table.errors import CONFLICT, Refused, SheetPage
 from referee.table.records import find_score, find_sheet, known_mountains, map_of, scores_by_seat
 from referee.table.state import Table
 
@@ -50,6 +50,7 @@ def score(session: Session, table: Table, seat: Seat, s: int) -> SeasonScoreReco
                 name=seat.name,
                 season=name,
             ),
+            SheetPage("sheet", s),
         )
     if find_sheet(session, seat, s + 1) is not None if s < 3 else False:
         raise Refused(

@@ -26,7 +26,7 @@ from referee.store.sheets import SeasonSheet
 from referee.table.ambushes import gorgon_pending, pending_effects, resolve
 from referee.table.checks import check_heroes, check_monsters, whole_number
 from referee.table.deal import SEASON_NAMES, SEASONS
-from referee.table.errors import BAD_INPUT, CONFLICT, Refused
+from referee.table.errors import BAD_INPUT, CONFLICT, Refused, SheetPage
 from referee.table.records import find_score, find_sheet, patterns_of, write_sheet
 from referee.table.state import Table
 
@@ -86,6 +86,7 @@ def next_season_start(session: Session, table: Table, seat: Seat, s: int) -> dic
                 name=seat.name,
                 season=SEASON_NAMES[SEASONS[first]],
             ),
+            SheetPage("sheet", first),
         )
     effects = dict(previous.effects or {})
     themap, monsters, coins = previous.map_text, previous.monsters, previous.coins
@@ -99,6 +100,7 @@ def next_season_start(session: Session, table: Table, seat: Seat, s: int) -> dic
                     name=seat.name,
                     season=name,
                 ),
+                SheetPage("score", s),
             )
         troll = effects.get("troll")
         outcome = resolve(table, previous, (troll[0], troll[1]) if troll else None)

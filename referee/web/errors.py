@@ -8,14 +8,14 @@ status; any other engine error is input the rules do not allow (400).
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, jsonify, render_template, request
+from flask import Blueprint, current_app, jsonify, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from referee.rules.errors import RefereeError
 from referee.rules.i18n import Text, _
-from referee.table import Refused
+from referee.table import SEASON_NAMES, SEASONS, Refused
 
 bp = Blueprint("errors", __name__)
 
@@ -43,13 +43,32 @@ def wants_json() -> bool:
     return accept["application/json"] > accept["text/html"]
 
 
-def answer(status: int, sentence: str | Text) -> ResponseReturnValue:
+def answer(status: int, sentence: str | Text, remedy: RefereeError | None = None) -> ResponseReturnValue:
     """The error page, or the JSON error, with this status and sentence (in
-    the reader's language: a ``Text`` is put into words here)."""
+    the reader's language: a ``Text`` is put into words here), and a link to
+    the page that puts a refused sheet request right, when ``remedy`` (the
+    refusal) names one."""
     sentence = str(sentence)
+    link = remedy_link(remedy)
     if wants_json():
-        return jsonify(error=sentence, status=status), status
-    return render_template("errors/error.html", status=status, sentence=sentence), status
+        extra = {"remedy": link[0]} if link else {}
+        return jsonify(error=sentence, status=status, **extra), status
+    return render_template("errors/error.html", status=status, sentence=sentence, link=link), status
+
+
+def remedy_link(error: RefereeError | None) -> tuple[str, str] | None:
+    """Where a refused sheet request is put right, as (address, words): the
+    season to save or score first, on the seat the request was about."""
+    remedy = error.remedy if isinstance(error, Refused) else None
+    args = request.view_args or {}
+    if remedy is None or "code" not in args or "number" not in args:
+        return None
+    season = SEASONS[remedy.season]
+    if remedy.page == "sheet":
+        endpoint, words = "sheets.edit", _("Open the %(season)s sheet", season=SEASON_NAMES[season])
+    else:
+        endpoint, words = "sheets.scored", _("Open the %(season)s score", season=SEASON_NAMES[season])
+    return url_for(endpoint, code=args["code"], number=args["number"], season=season), str(words)
 
 
 def sentence_for(error: HTTPException) -> str | Text:
@@ -78,7 +97,7 @@ def status_of(error: RefereeError) -> int:
 
 @bp.app_errorhandler(RefereeError)
 def referee_error(error: RefereeError) -> ResponseReturnValue:
-    return answer(status_of(error), str(error))
+    return answer(status_of(error), str(error), error)
 
 
 @bp.app_errorhandler(Exception)

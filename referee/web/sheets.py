@@ -58,7 +58,7 @@ def sentence(message: object) -> str:
 @bp.errorhandler(RefereeError)
 def _refused(error: RefereeError) -> ResponseReturnValue:
     """A refused sheet: its own status, or 400 for input the rules do not allow."""
-    return answer(status_of(error), sentence(error))
+    return answer(status_of(error), sentence(error), error)
 
 
 def _table(code: str) -> Table:

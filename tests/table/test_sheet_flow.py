@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from referee.rules.errors import MapError
 from referee.table import Refused, ambushes, scoring
 from referee.table import sheets as table_sheets
+from referee.table.errors import SheetPage
 from tests.table.conftest import new_table, reveal_to, save, season_end
 
 BLANK_A = [
@@ -146,6 +147,7 @@ def test_when_a_seasons_sheet_opens_and_locks(session: Session) -> None:
     with pytest.raises(Refused) as unscored:
         table_sheets.open_sheet(session, t, seat, 1)
     assert str(unscored.value) == "Score Ann's Spring first: the next season starts from that map."
+    assert unscored.value.remedy == SheetPage("sheet", 0)
     scoring.score(session, t, seat, 0)
     summer = table_sheets.open_for_editing(session, t, seat, 1)
     assert summer.sheet.map_text == "\n".join(drawn(BLANK_A, r0c0="F")) and not summer.scored
@@ -172,6 +174,7 @@ def test_the_zombies_spread_once_confirmed(session: Session) -> None:
     with pytest.raises(Refused) as unscored:
         ambushes.confirm_effects(session, t, seat, 0, None)
     assert str(unscored.value) == "Score the season before applying the ambushes' effects."
+    assert unscored.value.remedy == SheetPage("sheet", 0)
     t = reveal_to(session, t, season_end(t, 0) + 1)
     scoring.score(session, t, seat, 0)
     page = scoring.scored_season(session, t, seat, 0)
@@ -181,6 +184,7 @@ def test_the_zombies_spread_once_confirmed(session: Session) -> None:
     with pytest.raises(Refused) as waiting:
         table_sheets.open_sheet(session, t, seat, 1)
     assert "ambush effects to apply first" in str(waiting.value)
+    assert waiting.value.remedy == SheetPage("score", 0)
     ambushes.confirm_effects(session, t, seat, 0, None)
     summer = table_sheets.open_sheet(session, t, seat, 1)
     assert summer.monsters == [{"ambush": "Zombie Plague", "spaces": [[0, 9], [0, 10], [1, 10]]}]
@@ -215,3 +219,15 @@ def test_the_solo_ambush_helper(session: Session) -> None:
     with pytest.raises(Refused) as refused:
         ambushes.solo_help(t, "\n".join(BLANK_C), "Goblin Attack")
     assert (refused.value.status, str(refused.value)) == (400, "Choose one of this table's ambush cards.")
+
+
+def test_scoring_a_season_never_opened_points_to_its_sheet(session: Session) -> None:
+    t = new_table(session, ["Ann", "Ben"])
+    t = reveal_to(session, t, season_end(t, 0) + 1)
+    with pytest.raises(Refused) as unsaved:
+        scoring.score(session, t, t.seat(1), 0)
+    assert (unsaved.value.status, str(unsaved.value)) == (
+        409,
+        "Ann has no Spring map to score yet; open and save it first.",
+    )
+    assert unsaved.value.remedy == SheetPage("sheet", 0)

@@ -158,6 +158,7 @@ def test_zombies_spread_after_scoring_once_confirmed(client: FlaskClient, table:
     early = client.get(f"/t/{table.code}/sheets/1/summer", headers={"Accept": "application/json"})
     assert early.status_code == 409
     assert "ambush effects to apply first" in early.json["error"]
+    assert early.json["remedy"] == f"/t/{table.code}/sheets/1/spring/score"
     assert _confirm(client, table, None).status_code == 303
     _, summer = editor(client, table, 1, "summer")
     assert at(summer, 0, 9) == at(summer, 1, 10) == "M"

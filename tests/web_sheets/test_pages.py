@@ -360,9 +360,13 @@ def test_open_sheet_leads_to_the_first_season_still_to_score(app: Flask, client:
     assert opened.status_code == 302 and opened.headers["Location"].endswith(f"/t/{t.code}/sheets/1/spring")
     winter = client.get(f"/t/{t.code}/sheets/1/winter")
     assert winter.status_code == 409 and "Score Ann&#39;s Spring first" in winter.text
+    assert f'<a class="button" href="/t/{t.code}/sheets/1/spring">Open the Spring sheet</a>' in winter.text
+    asked = client.get(f"/t/{t.code}/sheets/1/winter", headers={"Accept": "application/json"})
+    assert asked.status_code == 409 and asked.json["remedy"] == f"/t/{t.code}/sheets/1/spring"
     save(client, t, 1, "spring", MapSheet.blank("A").text())
     score(client, t, 1, "spring")
     assert client.get(f"/t/{t.code}/sheets/1").headers["Location"].endswith("/sheets/1/summer")
-    assert "Score Ann&#39;s Summer first" in client.get(f"/t/{t.code}/sheets/1/winter").text
+    winter = client.get(f"/t/{t.code}/sheets/1/winter")
+    assert "Score Ann&#39;s Summer first" in winter.text and f"/t/{t.code}/sheets/1/summer" in winter.text
     t.set_taps(1)  # during spring, spring is where the sheet opens
     assert client.get(f"/t/{t.code}/sheets/2").headers["Location"].endswith("/sheets/2/spring")
