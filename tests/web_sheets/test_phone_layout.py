@@ -221,3 +221,32 @@ def test_the_hero_brush_selects_have_room_on_a_phone(
         assert select["x"] >= 0 and select["x"] + select["width"] <= width
     assert not overlap(card, pattern)
     assert page.evaluate("document.documentElement.scrollWidth") <= width, f"sideways scroll at {width} px"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_score_sheet_box_holds_a_monster_penalty_of_two_digits(
+    app: Flask, client: Any, server: str, browser: Any, width: int
+) -> None:
+    """Five monsters in a row with eleven empty spaces around them: -11 in
+    the spring column's monster box, whole, on the narrowest phone."""
+    from tests.web_sheets.conftest import save, score
+    from tests.web_sheets.test_standings import ANN
+
+    monsters = [*ANN[:3], "MMMMM......", *ANN[4:5], ".....^.....", *ANN[6:]]
+    t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
+    as_host(client, t)
+    assert save(client, t, 1, "spring", monsters).status_code == 200
+    t.set_taps(t.season_end(0))
+    assert score(client, t, 1, "spring").status_code == 303
+    page = phone(browser, width)
+    page.goto(f"{server}/t/{t.code}/sheets/1/spring/score")
+    assert "-11" in page.locator(".scoresheet td.monster").first.inner_text()
+    cut = page.locator(".scoresheet td").evaluate_all(
+        """tds => tds.filter(td => {
+              const b = td.querySelector("b");
+              if (!b) return false;
+              const box = td.getBoundingClientRect(), r = b.getBoundingClientRect();
+              return r.left < box.left || r.right > box.right || td.scrollWidth > td.clientWidth;
+            }).map(td => td.textContent.trim())"""
+    )
+    assert cut == [], f"score boxes cut at {width} px"
