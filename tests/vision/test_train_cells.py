@@ -131,3 +131,17 @@ def test_wider_convolutions_are_trained_and_read_alike() -> None:
     assert _right(w, tx, tpics, ty) > 0.9
     with pytest.raises(ValueError, match="convolutions"):
         tc.train(x, pics, y, hidden=16, epochs=1, seed=1, balance=0.5, channels=(8, 12))
+
+
+def test_a_share_of_the_photos_is_spread_over_them_and_never_the_held_out_tenth() -> None:
+    tc = _train_cells()
+    photo = np.repeat(np.arange(200), 3)  # three squares a photo
+    whole = tc.spread_share(photo, 1.0)
+    assert np.array_equal(whole, photo % 10 != 0)
+    half, quarter = tc.spread_share(photo, 0.5), tc.spread_share(photo, 0.25)
+    assert len(np.unique(photo[half])) == 90 and len(np.unique(photo[quarter])) == 45
+    assert not (half & (photo % 10 == 0)).any()
+    assert np.all(half[quarter])  # a quarter's photos are among a half's
+    kept = np.unique(photo[quarter])
+    assert kept.min() < 20 and kept.max() > 180  # spread over the draw, not its first photos
+    assert all(np.all(half[photo == p]) or not np.any(half[photo == p]) for p in range(200))  # whole photos

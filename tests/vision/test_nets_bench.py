@@ -1,0 +1,55 @@
+"""``bench/nets_bench.py`` counts, network by network, the squares a player
+draws on that the networks read wrong along the true corners: a network
+that reads every square bare is wrong on exactly the drawn squares of the
+truth, and an ensemble's line names each network and their mean."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+
+from referee.rules import terrain
+from referee.rules.data import map_sides
+from referee.rules.geometry import SIZE
+from referee.vision.cells import CLASSES
+from tests.scripts import ROOT, load_script
+
+SAMPLES = ROOT / "sample_sheets"
+NAMES = ("000", "001")
+
+
+def _drawn(folder: Path) -> int:
+    """Squares a player drew on in the truths of ``folder`` (not bare, not printed)."""
+    count = 0
+    for truth_file in folder.glob("*.json"):
+        truth = json.loads(truth_file.read_text())
+        side = map_sides()[truth["side"]]
+        codes = "".join(truth["grid"])
+        count += sum(
+            1
+            for i, code in enumerate(codes)
+            if side.printed(*divmod(i, SIZE)) == terrain.EMPTY and code != terrain.EMPTY
+        )
+    return count
+
+
+def test_the_networks_wrong_squares_are_counted_on_the_drawn_squares(tmp_path: Path) -> None:
+    for name in NAMES:
+        for suffix in (".jpg", ".json"):
+            shutil.copy(SAMPLES / f"{name}{suffix}", tmp_path / f"{name}{suffix}")
+    bench = load_script("bench/nets_bench.py")
+    sq = bench.extract(tmp_path, 1)
+    shipped = bench.wrong_squares(sq, bench.SHIPPED)
+    assert list(shipped) == ["network 1", "network 2", "network 3", "mean"]
+    assert shipped["mean"] <= 2  # the samples read all but a few squares right
+    stored = dict(np.load(bench.SHIPPED))
+    bare = {k: v for k, v in stored.items() if k.startswith("m0.") or k == "temperature"}
+    bare["m0.w2"] = np.zeros_like(bare["m0.w2"])
+    bare_code = np.arange(len(CLASSES)) == CLASSES.index(terrain.EMPTY)
+    bare["m0.b2"] = np.where(bare_code, 9.0, 0.0).astype(np.float32)
+    np.savez(tmp_path / "bare.npz", **bare)
+    assert bench.wrong_squares(sq, tmp_path / "bare.npz") == {"network 1": _drawn(tmp_path)}
+    assert _drawn(tmp_path) > 40
