@@ -18,7 +18,7 @@ from referee.rules import deck
 from referee.rules.game import PlayerTotals, SoloResult, Standing, solo_result, standings
 from referee.store.sheets import SeasonScoreRecord
 from referee.table.deal import SEASONS
-from referee.table.records import scores_by_seat
+from referee.table.records import find_sheet, scores_by_seat
 from referee.table.state import Table
 
 EXPORT_FIELDS = (
@@ -109,6 +109,21 @@ def _rows(table: Table, settled: Settled) -> list[dict[str, Any]]:
     return rows
 
 
+def _with_sheets(session: Session, table: Table, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each row with what its map's codes do not say: the ambush card each
+    monster came from (``ambush_tags``) and, in a Heroes game, each hero's
+    card, pattern and space (``heroes``), as the sheet was scored."""
+    seats = {seat.order + 1: seat for seat in table.seats}
+    out = []
+    for row in rows:
+        sheet = find_sheet(session, seats[row["seat"]], SEASONS.index(row["season"]))
+        extra: dict[str, Any] = {"ambush_tags": list(sheet.monsters or []) if sheet else []}
+        if table.heroes:
+            extra["heroes"] = list(sheet.heroes or []) if sheet else []
+        out.append({**row, **extra})
+    return out
+
+
 def export_rows(session: Session, table: Table) -> list[dict[str, Any]]:
     """One row per seat and scored season (``EXPORT_FIELDS``), for the CSV download."""
     return _rows(table, settle(session, table))
@@ -125,7 +140,7 @@ def export_game(session: Session, table: Table) -> dict[str, Any]:
         "printing": table.printing.value,
         "edicts": table.deal.edicts,
         "seats": [{"seat": s.order + 1, "player": s.name} for s in table.seats],
-        "seasons": _rows(table, settled),
+        "seasons": _with_sheets(session, table, _rows(table, settled)),
         "standings": [
             {"place": st.place, "player": st.player.name, "total": st.player.total, "reason": str(st.reason)}
             for st in settled.standings

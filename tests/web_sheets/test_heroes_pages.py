@@ -218,3 +218,20 @@ def test_the_dragon_pays_three_coins_once_closed_in(client: FlaskClient, table: 
     assert paid.json["messages"] == ["Every space of the Dragon is surrounded or destroyed: 3 coins gained."]
     again = save(client, table, 1, "spring", closed, coins=4, monsters=tags)
     assert again.json["coins"] == 4 and again.json["messages"] == []
+
+
+def test_the_json_download_keeps_each_seasons_heroes_and_ambush_tags(app: Flask, client: FlaskClient) -> None:
+    """The map's codes say where a hero and a monster are, not which hero
+    card or ambush card: the JSON download keeps both, as the sheet was scored."""
+    table = with_hero_in_spring(app, client, "Dobrik of Lorkheim")
+    dobrik = [{"hero": "Dobrik of Lorkheim", "at": [5, 5], "orientation": "printed"}]
+    ambush = "Zombie Plague"  # in the Heroes ambush deck
+    tags = [{"ambush": ambush, "spaces": [[7, 7]]}]
+    saved = save(client, table, 1, "spring", drawn(r5c5="H", r7c7="M"), heroes=dobrik, monsters=tags)
+    assert saved.status_code == 200, saved.text
+    assert score(client, table, 1, "spring").status_code == 303
+    body = client.get(f"/t/{table.code}/export.json").get_json()
+    (spring,) = [row for row in body["seasons"] if row["player"] == "Ann"]
+    assert spring["heroes"] == saved.json["heroes"] and spring["heroes"][0]["hero"] == "Dobrik of Lorkheim"
+    assert spring["ambush_tags"] == [{"ambush": ambush, "spaces": [[7, 7]]}]
+    assert spring["map"].split("\n")[7][7] == "M"
