@@ -43,13 +43,13 @@ def wants_json() -> bool:
     return accept["application/json"] > accept["text/html"]
 
 
-def answer(status: int, sentence: str | Text, remedy: RefereeError | None = None) -> ResponseReturnValue:
+def answer(status: int, sentence: str | Text, refusal: RefereeError | None = None) -> ResponseReturnValue:
     """The error page, or the JSON error, with this status and sentence (in
     the reader's language: a ``Text`` is put into words here), and a link to
-    the page that puts a refused sheet request right, when ``remedy`` (the
-    refusal) names one."""
+    the page that puts a refused sheet request right, when ``refusal``
+    names one."""
     sentence = str(sentence)
-    link = remedy_link(remedy)
+    link = remedy_link(refusal)
     if wants_json():
         extra = {"remedy": link[0]} if link else {}
         return jsonify(error=sentence, status=status, **extra), status
