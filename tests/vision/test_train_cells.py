@@ -11,6 +11,7 @@ Skipped without torch (the train extra), unless ``REFEREE_REQUIRE_TORCH=1``
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from types import ModuleType
 
 import numpy as np
@@ -145,3 +146,55 @@ def test_a_share_of_the_photos_is_spread_over_them_and_never_the_held_out_tenth(
     kept = np.unique(photo[quarter])
     assert kept.min() < 20 and kept.max() > 180  # spread over the draw, not its first photos
     assert all(np.all(half[photo == p]) or not np.any(half[photo == p]) for p in range(200))  # whole photos
+
+
+def test_fitting_on_some_rows_is_fitting_on_their_copy() -> None:
+    """``rows`` spares the copy of nine tenths of the pictures, and must fit
+    exactly the network the copy would."""
+    tc = _train_cells()
+    rng = np.random.default_rng(7)
+    x, pics, y = _squares(rng, 400)
+    rows = np.flatnonzero(np.arange(400) % 10 != 0)
+    copied = tc.train(x[rows], pics[rows], y[rows], hidden=16, epochs=2, seed=3, balance=0.5, batch=64)
+    indexed = tc.train(x, pics, y, hidden=16, epochs=2, seed=3, balance=0.5, batch=64, rows=rows)
+    assert copied.keys() == indexed.keys()
+    for k in copied:
+        assert np.array_equal(copied[k], indexed[k]), k
+    whole = tc.train(x, pics, y, hidden=16, epochs=2, seed=3, balance=0.5, batch=64)
+    assert not np.array_equal(whole["mean"], indexed["mean"])  # the rows left out are left out
+
+
+def _draw(tc: ModuleType, rng: np.random.Generator, photos: int) -> object:
+    x, pics, y = _squares(rng, photos * 4)
+    return tc.Squares(x, pics, y, np.where(y % 3 == 0, y, -1), np.repeat(np.arange(photos), 4))
+
+
+def test_kept_draws_are_joined_as_if_read_together(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--cache-dir``: each draw's squares kept in a file of its own, read
+    back without reading its photos again, and joined as ``join`` joins
+    the draws read at once, each photo numbered after the last draw's."""
+    tc = _train_cells()
+    rng = np.random.default_rng(8)
+    draws = {"n1": _draw(tc, rng, 5), "n2": _draw(tc, rng, 3), "n3": _draw(tc, rng, 4)}
+    read = []
+
+    def extract(folder: Path, jobs: int = 1) -> object:
+        read.append(folder.name)
+        return draws[folder.name]
+
+    monkeypatch.setattr(tc, "extract", extract)
+    folders = [tmp_path / "photos" / name for name in draws]
+    at_once = tc.gather(folders)
+    assert read == ["n1", "n2", "n3"]
+    assert np.array_equal(at_once.photo[:20], np.repeat(np.arange(5), 4))
+    assert np.array_equal(at_once.photo[20:32], np.repeat(np.arange(5, 8), 4))
+    assert at_once.photo.max() == 11
+    kept = tmp_path / "kept"
+    tc.gather(folders[:2], cache_dir=kept)  # a first refit read two draws
+    read.clear()
+    again = tc.gather(folders, cache_dir=kept)  # the next reads only the third
+    assert read == ["n3"]
+    assert sorted(p.name for p in kept.iterdir()) == ["n1.npz", "n2.npz", "n3.npz"]
+    for name in tc.Squares._fields:
+        assert np.array_equal(getattr(again, name), getattr(at_once, name)), name
+        assert getattr(again, name).dtype == getattr(at_once, name).dtype, name
