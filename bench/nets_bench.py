@@ -20,6 +20,10 @@ file, each network's wrong squares and, for an ensemble, their mean's.
 Usage::
 
     python bench/nets_bench.py /tmp/holdout /tmp/holdout2500 --weights referee/vision/cells.npz /tmp/other.npz
+
+With ``--cache-dir DIR``, each folder's squares are read once and kept in
+``DIR`` (``tools/train_cells.py``'s ``kept_squares``), so comparing the
+next networks reads no photo again.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # this checkout's referee, not an installed one
 sys.path.insert(0, str(ROOT / "tools"))
 
-from train_cells import Seen, Squares, extract, read  # noqa: E402
+from train_cells import Seen, Squares, gather, read  # noqa: E402
 
 from referee.vision.cells import members  # noqa: E402
 
@@ -65,9 +69,16 @@ def main() -> None:
     ap.add_argument("folders", nargs="+", type=Path)
     ap.add_argument("--weights", nargs="+", type=Path, default=[SHIPPED])
     ap.add_argument("--jobs", type=int, default=2, help="worker processes for reading the photos")
+    ap.add_argument(
+        "--cache-dir",
+        type=Path,
+        default=None,
+        help="keep each folder's squares in a file of this folder named after it, as "
+        "tools/train_cells.py does, and read them back next time",
+    )
     args = ap.parse_args()
     for folder in args.folders:
-        sq = extract(folder, args.jobs)
+        sq = gather([folder], args.jobs, args.cache_dir)
         parts = [f"{folder}: {int((sq.printed < 0).sum())} squares a player draws on"]
         for weights in args.weights:
             counts = wrong_squares(sq, weights)

@@ -41,7 +41,7 @@ def test_the_networks_wrong_squares_are_counted_on_the_drawn_squares(tmp_path: P
         for suffix in (".jpg", ".json"):
             shutil.copy(SAMPLES / f"{name}{suffix}", tmp_path / f"{name}{suffix}")
     bench = load_script("bench/nets_bench.py")
-    sq = bench.extract(tmp_path, 1)
+    sq = bench.gather([tmp_path], 1)
     shipped = bench.wrong_squares(sq, bench.SHIPPED)
     assert list(shipped) == ["network 1", "network 2", "network 3", "mean"]
     assert shipped["mean"] <= 2  # the samples read all but a few squares right
@@ -53,3 +53,20 @@ def test_the_networks_wrong_squares_are_counted_on_the_drawn_squares(tmp_path: P
     np.savez(tmp_path / "bare.npz", **bare)
     assert bench.wrong_squares(sq, tmp_path / "bare.npz") == {"network 1": _drawn(tmp_path)}
     assert _drawn(tmp_path) > 40
+
+
+def test_a_folder_read_once_is_read_back_from_where_it_is_kept(tmp_path: Path) -> None:
+    """``--cache-dir``: the second run reads the kept squares, not the
+    photos, and counts the same wrong squares."""
+    photos = tmp_path / "draw"
+    photos.mkdir()
+    for suffix in (".jpg", ".json"):
+        shutil.copy(SAMPLES / f"000{suffix}", photos / f"000{suffix}")
+    bench = load_script("bench/nets_bench.py")
+    kept = tmp_path / "kept"
+    first = bench.wrong_squares(bench.gather([photos], 1, kept), bench.SHIPPED)
+    assert (kept / "draw.npz").exists()
+    (photos / "000.jpg").write_bytes(b"not a photo any more")
+    again = bench.gather([photos], 1, kept)
+    assert len(again.y) == SIZE * SIZE
+    assert bench.wrong_squares(again, bench.SHIPPED) == first
