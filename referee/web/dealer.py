@@ -18,6 +18,7 @@ from flask import (
     current_app,
     flash,
     jsonify,
+    make_response,
     redirect,
     render_template,
     request,
@@ -36,6 +37,7 @@ from referee.web.forms import MAP_GAME, SetupForm
 from referee.web.inputs import form_number
 from referee.web.panels import render_panel, shared_state
 from referee.web.present import CORNER_NAMES, DIRECTION_NAMES, KIND_NAMES, TableView, view_of
+from referee.web.seats import host_cookie, set_cookie
 
 bp = Blueprint("dealer", __name__)
 
@@ -133,7 +135,14 @@ def tv(code: str) -> ResponseReturnValue:
 
 @bp.get("/t/<code>/host/<token>")
 def host(code: str, token: str) -> ResponseReturnValue:
-    return render_table(view_of(host_table(code, token)), "host", token)
+    """The host page. Opening it makes this phone the host's on the sheets
+    too, as the host link promises, however the host reaches them next (a
+    sheet's own address, the join code typed in), not only through this
+    page's Map sheets and scores."""
+    table = host_table(code, token)
+    response = make_response(render_table(view_of(table), "host", token))
+    set_cookie(response, host_cookie(table.code), token, table.code)
+    return response
 
 
 @bp.get("/t/<code>/panel")

@@ -83,6 +83,19 @@ def test_the_host_may_change_every_sheet(client: FlaskClient, table: TableAt) ->
     assert save(client, table, 2, "spring", SPRING).status_code == 200
 
 
+def test_opening_the_host_page_makes_this_phone_the_hosts_on_every_sheet(
+    client: FlaskClient, table: TableAt
+) -> None:
+    """The host link, opened on a phone, is the host's on the sheets too,
+    however the host reaches them next (here a sheet's own address)."""
+    assert save(client, table, 2, "spring", SPRING).status_code == 403
+    assert client.get(f"/t/{table.code}/host/{table.host}").status_code == 200
+    assert save(client, table, 1, "spring", SPRING).status_code == 200
+    assert save(client, table, 2, "spring", SPRING).status_code == 200
+    page, _ = editor(client, table, 2, "spring")
+    assert "but not change it" not in page
+
+
 def test_a_wrong_host_token_is_refused(client: FlaskClient, table: TableAt) -> None:
     response = client.get(f"/t/{table.code}/sheets?host=not-the-token")
     assert response.status_code == 403
