@@ -27,4 +27,9 @@ class WrongSheetError(VisionError):
 
 class OtherSideError(WrongSheetError):
     """The grid was found, and its printed mountains are another side's: the
-    table's side or the sheet is the wrong one, not the grid."""
+    table's side or the sheet is the wrong one, not the grid. ``other`` is
+    that side's letter, so a page can say what to do at its table."""
+
+    def __init__(self, message: str, other: str) -> None:
+        super().__init__(message)
+        self.other = other

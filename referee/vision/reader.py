@@ -506,7 +506,8 @@ def read_with_clues(
                     "choose side %(other)s, or photograph the side %(side)s sheet",
                     other=other,
                     side=map_side.letter,
-                )
+                ),
+                other,
             )
         if not any_clear:
             # only faint lattices, none of them this sheet: most likely no grid at all

@@ -80,6 +80,34 @@ class PhotoForm(Form):
     refused, ``x,y`` in the photo's pixels, four of them apart by spaces."""
 
 
+def other_side_sentence(side: str, other: str) -> str:
+    """A photo of side ``other`` at a table that plays ``side``: what to do
+    at the table, where no side can be chosen sheet by sheet. Each pad
+    prints its game's two sides back to back (A and B, C and D), so a sheet
+    of the same game is turned over; one of the other game is another pad's.
+    And if the whole table drew on that side, the table was set up wrong."""
+    sides = map_sides()
+    if sides[other].game == sides[side].game:
+        return str(
+            _(
+                "This looks like map side %(other)s, but this table plays side %(side)s: turn the sheet "
+                "over and photograph side %(side)s. If everyone drew on side %(other)s, set up a new "
+                "table with side %(other)s.",
+                other=other,
+                side=side,
+            )
+        )
+    return str(
+        _(
+            "This looks like map side %(other)s, from the other game's pad, but this table plays side "
+            "%(side)s: photograph a side %(side)s sheet. If everyone drew on side %(other)s, set up a new "
+            "table with side %(other)s.",
+            other=other,
+            side=side,
+        )
+    )
+
+
 def _status(error: VisionError) -> int:
     """413 for a photo too large, 422 for a good picture with no readable sheet, else 400."""
     if isinstance(error, TooLargeError):
@@ -216,9 +244,11 @@ def read(code: str, number: int, season: str) -> ResponseReturnValue:
         reading = read_sheet(
             data, t.side.letter, t.drawn, t.heroes_revealed(s), t.monsters_at_most(s), corners=corners
         )
+    except OtherSideError as error:  # the grid is found: the sheet or the table's side is the wrong one
+        return _refuse(code, number, season, _status(error), other_side_sentence(t.side.letter, error.other))
     except VisionError as error:
-        # no grid found, or none that matched the side: the player can mark it (not another side's sheet)
-        markable = isinstance(error, NoGridError | WrongSheetError) and not isinstance(error, OtherSideError)
+        # no grid found, or none that matched the side: the player can mark it
+        markable = isinstance(error, NoGridError | WrongSheetError)
         return _refuse(
             code, number, season, _status(error), sheets.sentence(str(error)), data if markable else None
         )

@@ -362,8 +362,25 @@ def test_a_photo_of_another_side_is_refused(app: Flask, client: FlaskClient) -> 
     response = post_photo(client, t, 1, "spring", data)
     assert response.status_code == 422
     said = photo_error(response.text) or ""
-    assert "looks like map side A" in said and "not side B" in said  # names the side it looks like
+    assert said == (  # the same pad prints side B on the back of side A
+        "This looks like map side A, but this table plays side B: turn the sheet over and "
+        "photograph side B. If everyone drew on side A, set up a new table with side A."
+    )
     assert stored_sheets(app, t) == before
+
+
+def test_a_photo_of_the_other_games_pad_says_so(app: Flask, client: FlaskClient) -> None:
+    """Side A's sheet at a Heroes table playing side D: no turning over
+    helps, a side D sheet does (or a new table, if all drew on side A)."""
+    t = _table(app, client, side="D")
+    data, truth = sample()
+    assert truth["side"] == "A"
+    response = post_photo(client, t, 1, "spring", data, headers={"Accept": "application/json"})
+    assert response.status_code == 422
+    assert response.json["error"] == (
+        "This looks like map side A, from the other game's pad, but this table plays side D: "
+        "photograph a side D sheet. If everyone drew on side A, set up a new table with side A."
+    )
 
 
 def test_no_file_chosen(app: Flask, client: FlaskClient) -> None:
