@@ -2,7 +2,8 @@
 the host's Reveal and Undo never cover the season's time track (invitation
 open or not, scrolled or not); Reveal brings the new card into view; the
 set-up's choices are never cut; the whole map shows above the editor's brushes;
-the TV view fits a phone and still sets the four edicts in a row on a TV;
+the TV view fits a phone, never splits a card's name mid-word there, and
+still sets the four edicts in a row on a TV;
 the top bar fits in Czech with the widest table code; the hero brush's two
 selects keep a usable width."""
 
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from referee.rules import data
 from tests.web_sheets.conftest import EASY_EDICTS, as_host, make_table
 
 pytestmark = [pytest.mark.browser]
@@ -155,6 +157,51 @@ def test_the_tv_view_fits_a_phone(app: Flask, server: str, browser: Any, width: 
         assert outer is not None and time is not None
         inside = time["x"] + time["width"] <= outer["x"] + outer["width"]
         assert inside, f"a time value leaves its card at {width} px"
+
+
+SPLIT_WORDS = """h => {
+    const range = document.createRange(), split = [];
+    const walker = document.createTreeWalker(h, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const m of node.textContent.matchAll(/\\S+/g)) {
+            range.setStart(node, m.index);
+            range.setEnd(node, m.index + m[0].length);
+            const boxes = [...range.getClientRects()].filter(r => r.width > 0);
+            const lines = new Set(boxes.map(r => Math.round(r.top)));
+            if (lines.size > 1) split.push(m[0]);
+        }
+    }
+    return split;
+}"""
+"""The words of an element that the browser broke across lines."""
+
+
+def test_the_checker_sees_a_word_split_across_lines(server: str, browser: Any) -> None:
+    page = phone(browser, 320)
+    page.goto(f"{server}/")
+    page.evaluate(
+        "document.body.insertAdjacentHTML('beforeend', "
+        "'<h3 id=t style=\"width: 4em; overflow-wrap: anywhere\">Encampment now</h3>')"
+    )
+    assert page.locator("#t").evaluate(SPLIT_WORDS) == ["Encampment"]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_tv_view_on_a_phone_never_splits_a_card_name_mid_word(
+    app: Flask, server: str, browser: Any, width: int
+) -> None:
+    """Every explore, ambush and hero card's name in both games, shown as the
+    TV view's card beside its time value: it wraps between its words
+    ("Coastal / Encampment"), never inside one ("Encampme / nt")."""
+    names = [c.name for c in (*data.explore_cards(), *data.ambush_cards(), *data.hero_cards())]
+    t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
+    t.set_taps(1)
+    page = phone(browser, width)
+    page.goto(f"{server}/t/{t.code}/tv")
+    heading = page.locator(".card:has(.time) h3").first
+    for name in names:
+        heading.evaluate("(h, name) => { h.textContent = name; }", name)
+        assert heading.evaluate(SPLIT_WORDS) == [], f"{name!r} is split mid-word at {width} px"
 
 
 def test_the_tv_view_puts_the_four_edicts_in_one_row_on_a_tv(app: Flask, server: str, browser: Any) -> None:
