@@ -189,6 +189,20 @@ def test_the_fit_weighs_clues_together() -> None:
     assert chance[right].mean() > chance[~right].mean() + 0.4
 
 
+def test_each_draw_is_weighed_by_a_weighing_not_fitted_on_it() -> None:
+    """Two draws where a clue says the opposite: a weighing fitted on the
+    other draw alone is sure of each draw's wrong squares and doubts its
+    right ones, where one fitted on both would say nothing either way."""
+    tool = load_script("tools/train_doubt.py")
+    rng = np.random.default_rng(8)
+    x = rng.normal(0, 1, (8000, len(CLUES)))
+    draw = np.repeat(np.arange(2), 4000)
+    right = np.where(draw == 0, x[:, 0] > 0, x[:, 0] < 0)
+    apart = tool.weighed_apart(x, right, draw)
+    assert apart[right].mean() < 0.2
+    assert apart[~right].mean() > 0.8
+
+
 @pytest.mark.parametrize(
     ("flagged", "false_alarms", "wrong_under", "right_under"),
     [
