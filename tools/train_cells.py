@@ -24,6 +24,9 @@ without refitting them from nothing on every older photo, which would need
 each older generator's draws made again. ``--share F`` fits on that share
 of the photos alone (with ``--no-refit``), for a learning curve: how many
 fewer squares more photos read wrong (``bench/nets_bench.py`` reads them).
+``--ruins-times K`` fits on each ruins space K times: a pencil drawing
+over a printed ruins picture is read wrong several times as often as on
+bare paper, and ruins spaces are one square in twenty of what is fitted.
 
 Confidence: a tenth of the photos is held out, and the softmax temperature
 is chosen on it so that about ``--right-doubtful`` of the squares read right
@@ -69,6 +72,7 @@ from referee.vision.cells import (  # noqa: E402
     CONVOLUTIONS,
     INNER,
     PICTURE_GAIN,
+    RUINS_CONTEXT,
     UNSURE,
     even_light,
     features,
@@ -212,6 +216,19 @@ def spread_share(photo: np.ndarray, share: float) -> np.ndarray:
     rank = np.arange(len(numbers))
     kept = numbers[np.floor((rank + 1) * share) > np.floor(rank * share)]
     return np.isin(photo, kept)
+
+
+RUINS_COLUMN = -1 - RUINS_CONTEXT
+"""The column of ``cells.features`` that is 1 on a ruins space, 0 elsewhere."""
+
+
+def rows_to_fit(chosen: np.ndarray, x: np.ndarray, ruins_times: int = 1) -> np.ndarray:
+    """The row numbers of the ``chosen`` squares (a mask over ``x``'s rows),
+    each ruins space among them ``ruins_times`` times, so that an epoch
+    fits on it that many times."""
+    rows = np.flatnonzero(chosen)
+    ruins = rows[x[rows, RUINS_COLUMN] > 0.5]
+    return np.concatenate([rows, *[ruins] * (ruins_times - 1)])
 
 
 CHANNELS = (16, 32, 48)
@@ -482,6 +499,9 @@ def main() -> None:
         "(a learning curve)",
     )
     ap.add_argument("--jobs", type=int, default=1, help="worker processes for reading the photos")
+    ap.add_argument(
+        "--ruins-times", type=int, default=1, help="fit on each ruins space this many times an epoch"
+    )
     ap.add_argument("--batch", type=int, default=256, help="squares per Adam step")
     ap.add_argument(
         "--lr",
@@ -508,6 +528,8 @@ def main() -> None:
         ap.error("--member takes a network trained without the held-out tenth: add --no-refit")
     if not 0.0 < args.share <= 1.0:
         ap.error("--share is a share of the photos, above 0 and at most 1")
+    if args.ruins_times < 1:
+        ap.error("--ruins-times is how many times each ruins space is fitted on: 1 or more")
     if args.share < 1.0 and args.refit:
         ap.error("--share fits on part of the photos to judge it on the held-out tenth: add --no-refit")
     cv2.setNumThreads(1)
@@ -543,7 +565,7 @@ def main() -> None:
             args.lr,
             start,
             args.channels,
-            np.flatnonzero(rows),
+            rows_to_fit(rows, sq.x, args.ruins_times),
         )
 
     nets = []
