@@ -15,7 +15,10 @@ temperature, and a square's code is the likeliest code a player can draw
 there, as the reader decides it alone.
 
 One line per folder: the squares a player draws on, then, for each weights
-file, each network's wrong squares and, for an ensemble, their mean's.
+file, each network's wrong squares and, for an ensemble, their mean's, with
+how many of them are ruins spaces in brackets (one square in twenty, where
+a pencil drawing lies over a printed picture, and a fifth of the wrong
+squares of the held-out draws).
 
 Usage::
 
@@ -42,25 +45,31 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # this checkout's referee, not an installed one
 sys.path.insert(0, str(ROOT / "tools"))
 
-from train_cells import Seen, Squares, gather, read  # noqa: E402
+from train_cells import RUINS_COLUMN, Seen, Squares, gather, read  # noqa: E402
 
 from referee.vision.cells import members  # noqa: E402
 
 SHIPPED = ROOT / "referee" / "vision" / "cells.npz"
 
 
-def wrong_squares(sq: Squares, weights: Path) -> dict[str, int]:
+def wrong_squares(sq: Squares, weights: Path) -> dict[str, tuple[int, int]]:
     """Each network of ``weights`` (and their mean, for an ensemble): the
-    squares of ``sq`` a player draws on that it reads wrong."""
+    squares of ``sq`` a player draws on that it reads wrong, and how many
+    of those are ruins spaces."""
     stored = dict(np.load(weights))
     nets = members(stored)
     temperature = float(stored.get("temperature", 1.0))
     free = sq.printed < 0
+    ruins = sq.x[:, RUINS_COLUMN] > 0.5
     out = {}
     groups = [[net] for net in nets] + ([nets] if len(nets) > 1 else [])
     for k, group in enumerate(groups):
         codes, _ = read(Seen.of(group, sq), temperature)
-        out[f"network {k + 1}" if len(group) == 1 else "mean"] = int(((codes != sq.y) & free).sum())
+        wrong = (codes != sq.y) & free
+        out[f"network {k + 1}" if len(group) == 1 else "mean"] = (
+            int(wrong.sum()),
+            int((wrong & ruins).sum()),
+        )
     return out
 
 
@@ -79,10 +88,12 @@ def main() -> None:
     args = ap.parse_args()
     for folder in args.folders:
         sq = gather([folder], args.jobs, args.cache_dir)
-        parts = [f"{folder}: {int((sq.printed < 0).sum())} squares a player draws on"]
+        free, ruins = sq.printed < 0, sq.x[:, RUINS_COLUMN] > 0.5
+        spaces = f"{int(free.sum())} squares a player draws on ({int((free & ruins).sum())} ruins spaces)"
+        parts = [f"{folder}: {spaces}"]
         for weights in args.weights:
             counts = wrong_squares(sq, weights)
-            parts.append(f"{weights.name}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+            parts.append(f"{weights.name}: " + ", ".join(f"{k} {n} ({r})" for k, (n, r) in counts.items()))
         print("; ".join(parts), flush=True)
 
 
