@@ -32,8 +32,8 @@ for fewer of its right ones than fitted on one of the two alone (2.95,
 The line is drawn on the squares the weighing was fitted on, which it may
 know better than a new photo's. ``--cross-check`` weighs each draw by a
 weighing fitted on the other draws alone and says where the line falls
-there. For the refit's networks (not shipped; README "This round (from
-``dad28e3``)") it falls at 0.9765, not 0.975, and 0.975 flags 94.3 % of
+there. For the refit's networks (not shipped; README, the round from
+``dad28e3``) it falls at 0.9765, not 0.975, and 0.975 flags 94.3 % of
 the wrong squares for 2.93 % of the right ones: the weighing does not
 overfit its draws, so the held-out designs' 3.2 to 3.4 % comes from their
 designs, not from where the line was drawn.
