@@ -90,13 +90,13 @@ def gather(
     """Every free square's clues and rightness over the folders' photos, the
     folder (draw) each square came from, and how many photos were read."""
     paths = [p for f in folders for p in sorted(f.glob("*.jpg"))]
+    draws = [k for k, f in enumerate(folders) for _ in f.glob("*.jpg")]
     if jobs > 1:
         with multiprocessing.Pool(jobs) as pool:
             got = pool.map(_photo, paths, chunksize=8)
     else:
         got = [_photo(p) for p in paths]
-    draw_of = {f: k for k, f in enumerate(folders)}
-    read = [(g, draw_of[p.parent]) for g, p in zip(got, paths, strict=True) if g is not None]
+    read = [(g, k) for g, k in zip(got, draws, strict=True) if g is not None]
     if not read:
         raise SystemExit("no photo was read: give folders of photos with truth files")
     return (
