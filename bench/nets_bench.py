@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # this checkout's referee, not an installed one
 sys.path.insert(0, str(ROOT / "tools"))
 
-from train_cells import RUINS_COLUMN, Seen, Squares, gather, read  # noqa: E402
+from train_cells import Seen, Squares, gather, on_ruins, read  # noqa: E402
 
 from referee.vision.cells import members  # noqa: E402
 
@@ -60,7 +60,7 @@ def wrong_squares(sq: Squares, weights: Path) -> dict[str, tuple[int, int]]:
     nets = members(stored)
     temperature = float(stored.get("temperature", 1.0))
     free = sq.printed < 0
-    ruins = sq.x[:, RUINS_COLUMN] > 0.5
+    ruins = on_ruins(sq.x)
     out = {}
     groups = [[net] for net in nets] + ([nets] if len(nets) > 1 else [])
     for k, group in enumerate(groups):
@@ -88,7 +88,7 @@ def main() -> None:
     args = ap.parse_args()
     for folder in args.folders:
         sq = gather([folder], args.jobs, args.cache_dir)
-        free, ruins = sq.printed < 0, sq.x[:, RUINS_COLUMN] > 0.5
+        free, ruins = sq.printed < 0, on_ruins(sq.x)
         spaces = f"{int(free.sum())} squares a player draws on ({int((free & ruins).sum())} ruins spaces)"
         parts = [f"{folder}: {spaces}"]
         for weights in args.weights:

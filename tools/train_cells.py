@@ -222,12 +222,17 @@ RUINS_COLUMN = -1 - RUINS_CONTEXT
 """The column of ``cells.features`` that is 1 on a ruins space, 0 elsewhere."""
 
 
+def on_ruins(x: np.ndarray) -> np.ndarray:
+    """Which rows of features ``x`` are ruins spaces."""
+    return x[:, RUINS_COLUMN] > 0.5
+
+
 def rows_to_fit(chosen: np.ndarray, x: np.ndarray, ruins_times: int = 1) -> np.ndarray:
     """The row numbers of the ``chosen`` squares (a mask over ``x``'s rows),
     each ruins space among them ``ruins_times`` times, so that an epoch
     fits on it that many times."""
     rows = np.flatnonzero(chosen)
-    ruins = rows[x[rows, RUINS_COLUMN] > 0.5]
+    ruins = rows[on_ruins(x)[rows]]  # one column read, not a copy of the rows' features
     return np.concatenate([rows, *[ruins] * (ruins_times - 1)])
 
 

@@ -51,9 +51,10 @@ def test_the_networks_wrong_squares_are_counted_on_the_drawn_squares(tmp_path: P
     bare_code = np.arange(len(CLASSES)) == CLASSES.index(terrain.EMPTY)
     bare["m0.b2"] = np.where(bare_code, 9.0, 0.0).astype(np.float32)
     np.savez(tmp_path / "bare.npz", **bare)
-    assert bench.wrong_squares(sq, tmp_path / "bare.npz") == {"network 1": _drawn(tmp_path)}
-    assert _drawn(tmp_path)[0] > 40
-    assert _drawn(tmp_path)[1] > 0  # the bare network is wrong on ruins spaces drawn on, and counts them
+    drawn = _drawn(tmp_path)
+    assert bench.wrong_squares(sq, tmp_path / "bare.npz") == {"network 1": drawn}
+    assert drawn[0] > 40
+    assert drawn[1] > 0  # the bare network is wrong on ruins spaces drawn on, and counts them
 
 
 def test_a_folder_read_once_is_read_back_from_where_it_is_kept(tmp_path: Path) -> None:
