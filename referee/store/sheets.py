@@ -17,7 +17,19 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, update
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    delete,
+    select,
+    update,
+)
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from referee.store.models import Base, utcnow
@@ -89,3 +101,31 @@ def save_sheet(session: Session, sheet_id: int, seen_revision: int, values: dict
     result = session.connection().execute(statement)
     session.commit()
     return bool(result.rowcount == 1)
+
+
+def a_saved_sheet(session: Session, seat_ids: list[int]) -> int | None:
+    """The seat id of one of ``seat_ids`` that has saved a sheet or been
+    scored, if any: a sheet opened and never saved is still at revision 1,
+    as the map side's blank print."""
+    saved = select(SeasonSheet.seat_id).where(SeasonSheet.seat_id.in_(seat_ids), SeasonSheet.revision > 1)
+    scored = select(SeasonScoreRecord.seat_id).where(SeasonScoreRecord.seat_id.in_(seat_ids))
+    return session.scalar(saved.union_all(scored).limit(1))
+
+
+def drop_unsaved(session: Session, seat_ids: list[int]) -> None:
+    """Delete the sheets of ``seat_ids`` that were opened and never saved, in
+    the session's transaction (the caller commits). A page still showing one
+    is told on saving that its sheet must be reloaded."""
+    session.execute(delete(SeasonSheet).where(SeasonSheet.seat_id.in_(seat_ids), SeasonSheet.revision == 1))
+
+
+def reprint_blank(session: Session, sheet_id: int, map_text: str) -> None:
+    """Give a sheet that was never saved (still at revision 1) another blank
+    map, and leave a saved one as it is."""
+    session.execute(
+        update(SeasonSheet)
+        .where(SeasonSheet.id == sheet_id, SeasonSheet.revision == 1)
+        .values(map_text=map_text)
+        .execution_options(synchronize_session=False)
+    )
+    session.commit()

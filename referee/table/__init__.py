@@ -1,8 +1,9 @@
 """A table's life, between the database (``referee.store``) and the pages (``referee.web``).
 
 Setting up a table and revealing its cards (``hosting``), where it stands
-(``state``, its deal in ``deal``), each player's sheet through the seasons
-(``sheets``, checked by ``checks``, stored through ``records``), the ambushes'
+(``state``, its deal in ``deal``), the map side it plays (``sides``), each
+player's sheet through the seasons (``sheets``, checked by ``checks``,
+stored through ``records``), the ambushes'
 effects and the solo helper (``ambushes``), scoring a season (``scoring``),
 and the standings and exports (``standings``), and how each server process
 hears of a reveal for the pages waiting on it (``news``). Functions take a SQLAlchemy

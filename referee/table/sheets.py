@@ -22,7 +22,7 @@ from referee.rules.geometry import Cell, where_all
 from referee.rules.i18n import Text, _
 from referee.rules.sheet import MapSheet
 from referee.store.models import Seat
-from referee.store.sheets import SeasonSheet
+from referee.store.sheets import SeasonSheet, reprint_blank
 from referee.table.ambushes import gorgon_pending, pending_effects, resolve
 from referee.table.checks import check_heroes, check_monsters, whole_number
 from referee.table.deal import SEASON_NAMES, SEASONS
@@ -35,6 +35,11 @@ def open_sheet(session: Session, table: Table, seat: Seat, s: int) -> SeasonShee
     """The seat's sheet for season ``s``, made from the previous season's
     (with its after-scoring effects applied) the first time it is opened."""
     found = find_sheet(session, seat, s)
+    if found is not None and s == 0 and found.revision == 1:
+        blank = MapSheet.blank(table.side).text()
+        if found.map_text != blank:  # opened on the old side as the host changed it (``sides``)
+            reprint_blank(session, found.id, blank)
+            session.refresh(found)
     if found is not None:
         return found
     name = SEASON_NAMES[SEASONS[s]]

@@ -10,6 +10,8 @@ and a TV's panel is rendered once per table and taps (``panels``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import segno
 from flask import (
     Blueprint,
@@ -27,9 +29,9 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
-from referee.rules import terrain
+from referee.rules import data, terrain
 from referee.rules.i18n import _
-from referee.table import GameTable, find_table, hosting, normalise_code
+from referee.table import GameTable, find_table, hosting, normalise_code, sides
 from referee.web import svg
 from referee.web.database import get_session
 from referee.web.errors import wants_json
@@ -108,8 +110,11 @@ def qr_svg(url: str) -> Markup:
     )
 
 
-def render_table(view: TableView, mode: str, token: str | None = None) -> str:
-    """A table page: the host's (with the QR code), a follower's or the TV's."""
+def render_table(
+    view: TableView, mode: str, token: str | None = None, other_sides: Sequence[data.MapSide] = ()
+) -> str:
+    """A table page: the host's (with the QR code, and the map sides it may
+    still switch to), a follower's or the TV's."""
     join_url = url_for("dealer.follow", code=view.code, _external=True)
     return render_template(
         "dealer/table.html",
@@ -120,6 +125,7 @@ def render_table(view: TableView, mode: str, token: str | None = None) -> str:
         qr=qr_svg(join_url) if mode == "host" else None,
         poll_ms=current_app.config["POLL_MS"],
         events_url=url_for("push.events", code=view.code, mode=mode),
+        other_sides=other_sides,
     )
 
 
@@ -140,7 +146,8 @@ def host(code: str, token: str) -> ResponseReturnValue:
     sheet's own address, the join code typed in), not only through this
     page's Map sheets and scores."""
     table = host_table(code, token)
-    response = make_response(render_table(view_of(table), "host", token))
+    other_sides = sides.other_sides(get_session(), table)
+    response = make_response(render_table(view_of(table), "host", token, other_sides))
     set_cookie(response, host_cookie(table.code), token, table.code)
     return response
 
@@ -204,3 +211,22 @@ def undo(code: str) -> ResponseReturnValue:
     table = host_table(code, request.form.get("host"))
     hosting.undo(get_session(), table, _seen())
     return _moved(table)
+
+
+@bp.post("/t/<code>/side")
+def side(code: str) -> ResponseReturnValue:
+    """Switch the table to another map side, while nobody has saved a sheet."""
+    table = host_table(code, request.form.get("host"))
+    sides.change_side(get_session(), table, request.form.get("side", ""))
+    letter = table.setup["map_side"]
+    flash(
+        str(
+            _(
+                "Table %(code)s now plays map side %(side)s. Sheets already open show side %(side)s "
+                "once their page is reloaded.",
+                code=table.code,
+                side=letter,
+            )
+        )
+    )
+    return redirect(url_for("dealer.host", code=table.code, token=request.form.get("host")), code=303)

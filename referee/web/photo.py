@@ -41,6 +41,7 @@ from referee.rules.geometry import SIZE
 from referee.rules.i18n import _
 from referee.table import SEASON_NAMES, SeasonSheet, Table
 from referee.table.sheets import open_to_change
+from referee.table.sides import other_sides
 from referee.vision.errors import NoGridError, OtherSideError, TooLargeError, VisionError, WrongSheetError
 from referee.vision.load import load_photo
 from referee.vision.printable import PAPERS, PrintableError, sheet_pdf
@@ -80,32 +81,50 @@ class PhotoForm(Form):
     refused, ``x,y`` in the photo's pixels, four of them apart by spaces."""
 
 
-def other_side_sentence(side: str, other: str) -> str:
+def other_side_sentence(side: str, other: str, switchable: bool) -> str:
     """A photo of side ``other`` at a table that plays ``side``: what to do
     at the table, where no side can be chosen sheet by sheet. Each pad
     prints its game's two sides back to back (A and B, C and D), so a sheet
     of the same game is turned over; one of the other game is another pad's.
-    And if the whole table drew on that side, the table was set up wrong."""
-    sides = map_sides()
-    if sides[other].game == sides[side].game:
-        return str(
-            _(
-                "This looks like map side %(other)s, but this table plays side %(side)s: turn the sheet "
-                "over and photograph side %(side)s. If everyone drew on side %(other)s, set up a new "
-                "table with side %(other)s.",
-                other=other,
-                side=side,
-            )
+    And if the whole table drew on that side, the table was set up wrong:
+    the host can switch it while nobody has saved a sheet (``switchable``,
+    ``referee.table.sides``), else a new table is needed."""
+    same_pad = map_sides()[other].game == map_sides()[side].game
+    if same_pad and switchable:
+        said = _(
+            "This looks like map side %(other)s, but this table plays side %(side)s: turn the sheet "
+            "over and photograph side %(side)s. If everyone drew on side %(other)s, the host can "
+            "switch the table to side %(other)s on the host page, under “Change the map side”, "
+            "until someone saves a sheet.",
+            other=other,
+            side=side,
         )
-    return str(
-        _(
+    elif same_pad:
+        said = _(
+            "This looks like map side %(other)s, but this table plays side %(side)s: turn the sheet "
+            "over and photograph side %(side)s. If everyone drew on side %(other)s, set up a new "
+            "table with side %(other)s.",
+            other=other,
+            side=side,
+        )
+    elif switchable:
+        said = _(
+            "This looks like map side %(other)s, from the other game's pad, but this table plays side "
+            "%(side)s: photograph a side %(side)s sheet. If everyone drew on side %(other)s, the host "
+            "can switch the table to side %(other)s on the host page, under “Change the map "
+            "side”, until someone saves a sheet.",
+            other=other,
+            side=side,
+        )
+    else:
+        said = _(
             "This looks like map side %(other)s, from the other game's pad, but this table plays side "
             "%(side)s: photograph a side %(side)s sheet. If everyone drew on side %(other)s, set up a new "
             "table with side %(other)s.",
             other=other,
             side=side,
         )
-    )
+    return str(said)
 
 
 def _status(error: VisionError) -> int:
@@ -245,7 +264,10 @@ def read(code: str, number: int, season: str) -> ResponseReturnValue:
             data, t.side.letter, t.drawn, t.heroes_revealed(s), t.monsters_at_most(s), corners=corners
         )
     except OtherSideError as error:  # the grid is found: the sheet or the table's side is the wrong one
-        return _refuse(code, number, season, _status(error), other_side_sentence(t.side.letter, error.other))
+        switchable = error.other in {side.letter for side in other_sides(get_session(), t.table)}
+        return _refuse(
+            code, number, season, _status(error), other_side_sentence(t.side.letter, error.other, switchable)
+        )
     except VisionError as error:
         # no grid found, or none that matched the side: the player can mark it
         markable = isinstance(error, NoGridError | WrongSheetError)

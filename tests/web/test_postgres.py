@@ -32,6 +32,7 @@ from tests.web.conftest import (
     make_app,
     simultaneous_taps,
 )
+from tests.web_sheets.test_change_side import side_switch_races_a_save
 
 pytestmark = pytest.mark.postgres
 
@@ -153,3 +154,14 @@ def test_psycopg_waits_cooperatively_under_gevent(pg_app: Flask) -> None:
     seconds, ticks = out.stdout.split()
     assert float(seconds) < 1.5  # one after another they would take 2 s
     assert int(ticks) >= 20  # the ticker ran during the queries
+
+
+def test_a_side_switch_racing_a_save_on_postgres(pg_app: Flask) -> None:
+    """Under PostgreSQL's own locking, a host's side switch and a player's
+    first save from two phones at once: one wins, and no saved sheet is
+    left on a side the table does not play (checked in the helper)."""
+    outcomes = {
+        side_switch_races_a_save(pg_app, f"pg-side-race-{round_}", pg_app.config["CREATED_CODES"])
+        for round_ in range(8)
+    }
+    assert outcomes <= {(303, 409), (409, 200)}

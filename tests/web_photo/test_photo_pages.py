@@ -17,9 +17,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 from PIL import Image
 
+from referee.rules.data import map_sides
 from referee.rules.sheet import MapSheet
 from referee.vision.reader import read_sheet
 from referee.web.photo import reading_config
+from tests.table.test_bgstats import AMBUSHES
 from tests.web_photo.conftest import (
     monsters_at_most,
     multipart,
@@ -355,6 +357,7 @@ def test_bad_photo_answers_json_clients(
 
 
 def test_a_photo_of_another_side_is_refused(app: Flask, client: FlaskClient) -> None:
+    """Before anyone has saved a sheet, the host can still switch the table's side."""
     t = _table(app, client, side="B")
     data, truth = sample()
     assert truth["side"] == "A"
@@ -364,6 +367,23 @@ def test_a_photo_of_another_side_is_refused(app: Flask, client: FlaskClient) -> 
     said = photo_error(response.text) or ""
     assert said == (  # the same pad prints side B on the back of side A
         "This looks like map side A, but this table plays side B: turn the sheet over and "
+        "photograph side B. If everyone drew on side A, the host can switch the table to side A on "
+        "the host page, under \u201cChange the map side\u201d, until someone saves a sheet."
+    )
+    assert stored_sheets(app, t) == before
+
+
+def test_after_a_sheet_is_saved_another_side_needs_a_new_table(app: Flask, client: FlaskClient) -> None:
+    t = _table(app, client, side="B")
+    other = app.test_client()
+    claim(other, t, 2)
+    assert save(other, t, 2, "spring", MapSheet.blank(map_sides()["B"]).text()).status_code == 200
+    data, _ = sample()
+    before = stored_sheets(app, t)
+    response = post_photo(client, t, 1, "spring", data)
+    assert response.status_code == 422
+    assert photo_error(response.text) == (
+        "This looks like map side A, but this table plays side B: turn the sheet over and "
         "photograph side B. If everyone drew on side A, set up a new table with side A."
     )
     assert stored_sheets(app, t) == before
@@ -371,8 +391,10 @@ def test_a_photo_of_another_side_is_refused(app: Flask, client: FlaskClient) -> 
 
 def test_a_photo_of_the_other_games_pad_says_so(app: Flask, client: FlaskClient) -> None:
     """Side A's sheet at a Heroes table playing side D: no turning over
-    helps, a side D sheet does (or a new table, if all drew on side A)."""
-    t = _table(app, client, side="D")
+    helps, a side D sheet does (or a new table, if all drew on side A: a
+    Heroes table cannot switch to a side of the base game's pad)."""
+    t = make_table(app, ["Ann", "Ben"], edition="heroes", side="D")
+    claim(client, t, 1)
     data, truth = sample()
     assert truth["side"] == "A"
     response = post_photo(client, t, 1, "spring", data, headers={"Accept": "application/json"})
@@ -380,6 +402,20 @@ def test_a_photo_of_the_other_games_pad_says_so(app: Flask, client: FlaskClient)
     assert response.json["error"] == (
         "This looks like map side A, from the other game's pad, but this table plays side D: "
         "photograph a side D sheet. If everyone drew on side A, set up a new table with side A."
+    )
+
+
+def test_a_combined_table_can_switch_to_the_other_games_side(app: Flask, client: FlaskClient) -> None:
+    combined = {"season_set": "base", "explore_set": "heroes", "heroes": True, "ambushes": AMBUSHES}
+    t = make_table(app, ["Ann", "Ben"], edition="combined", side="D", **combined)
+    claim(client, t, 1)
+    data, _ = sample()
+    response = post_photo(client, t, 1, "spring", data, headers={"Accept": "application/json"})
+    assert response.status_code == 422
+    assert response.json["error"] == (
+        "This looks like map side A, from the other game's pad, but this table plays side D: "
+        "photograph a side D sheet. If everyone drew on side A, the host can switch the table to "
+        "side A on the host page, under \u201cChange the map side\u201d, until someone saves a sheet."
     )
 
 
