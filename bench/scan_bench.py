@@ -27,6 +27,11 @@ graphite, ``grid``, ``coins``, ``corners_px``). One column per folder:
 - photos whose reading asks for another photo (``worth_retaking``), and the
   share of the wrong squares that lie on them;
 - coins: exact, unknown (the reader said so) and wrong;
+- for the grids found, the sheets without a wrong square and the exact
+  coins, counted sheet by sheet, the 95 % interval of the share (Wilson's):
+  24 photos that read 20 sheets right say 83 %, but a reader that reads 64
+  or 93 % of such sheets right would often read 20 of 24, and a larger set
+  from the same source judges the reader;
 - CPU seconds per photo on one core (numpy, OpenBLAS and OpenCV held to one
   thread; process time, so other work on the machine does not count),
   median and 95th percentile; with ``--json``, each photo's too, which
@@ -51,6 +56,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")  # one core, as the target says, before numpy loads
 from collections import Counter  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
@@ -64,6 +70,22 @@ from referee.vision.reader import read_sheet  # noqa: E402
 
 STYLES = {"color": "color", "colour": "color", "graphite": "graphite", "pencil": "graphite"}
 """Style names in truth files, old and new, to the two the figures report."""
+
+
+Z95 = 1.959963984540054
+"""The normal distribution's 97.5th percentile: a two-sided 95 % interval."""
+
+
+def wilson(k: int, n: int) -> tuple[float, float] | None:
+    """The 95 % Wilson score interval of a share, ``k`` of ``n``: unlike
+    k/n plus or minus two standard errors, it stays within 0 to 1 and does
+    not shrink to nothing when every sheet is read right."""
+    if n == 0:
+        return None
+    z2 = Z95 * Z95
+    centre = (k + z2 / 2) / (n + z2)
+    half = Z95 * np.sqrt(k * (n - k) / n + z2 / 4) / (n + z2)
+    return (max(0.0, float(centre - half)), min(1.0, float(centre + half)))
 
 
 def _truth(path: Path) -> dict[str, object]:
@@ -168,6 +190,11 @@ def bench(folder: Path) -> dict[str, object]:
         "sheets_wrong_not_flagged": sheets_unasked / max(n, 1),
         "retakes_asked": retakes / max(n, 1),
         "wrong_cells_in_retakes": wrong_in_retakes / wrong if wrong else None,
+        "intervals": {
+            "grid_found": wilson(sum(found.values()), n),
+            "sheets_without_error": wilson(sum(clean.values()), n),
+            "coins_exact": wilson(coins["exact"], n),
+        },
         "coins_exact": coins["exact"] / max(n, 1),
         "coins_unknown": coins["unknown"] / max(n, 1),
         "coins_wrong": coins["wrong"] / max(n, 1),
@@ -183,6 +210,12 @@ def _pct(v: object, digits: int = 1) -> str:
     return "-" if v is None else f"{float(v):.{digits}%}"  # type: ignore[arg-type]
 
 
+def _interval(r: dict[str, Any], key: str) -> str:
+    """A share's 95 % interval, in whole percents."""
+    found = r.get("intervals", {}).get(key)
+    return "-" if found is None else f"{found[0]:.0%}\u2013{found[1]:.0%}"
+
+
 def _by_difficulty(shares: object) -> str:
     """Sheets without a wrong square among the normal and the hard photos."""
     if not isinstance(shares, dict):
@@ -193,9 +226,11 @@ def _by_difficulty(shares: object) -> str:
 ROWS = [
     ("photos", lambda r: str(r["photos"])),
     ("grids found", lambda r: _pct(r["grid_found"])),
+    ("  95 % interval", lambda r: _interval(r, "grid_found")),
     ("colour cells right", lambda r: _pct(r["cells"]["color"], 2)),
     ("graphite cells right", lambda r: _pct(r["cells"]["graphite"], 2)),
     ("sheets without error", lambda r: _pct(r["sheets_without_error"])),
+    ("  95 % interval", lambda r: _interval(r, "sheets_without_error")),
     ("  normal / hard photos", lambda r: _by_difficulty(r.get("sheets_without_error_by_difficulty"))),
     ("  wrong only on ruins", lambda r: _pct(r.get("sheets_wrong_only_on_ruins"))),
     ("wrong cells on ruins", lambda r: f"{r.get('wrong_cells_on_ruins', '-')} of {r['wrong_cells']}"),
@@ -206,6 +241,7 @@ ROWS = [
     ("another photo asked", lambda r: _pct(r.get("retakes_asked"))),
     ("wrong cells in those", lambda r: _pct(r.get("wrong_cells_in_retakes"))),
     ("coins exact", lambda r: _pct(r["coins_exact"])),
+    ("  95 % interval", lambda r: _interval(r, "coins_exact")),
     ("coins unknown", lambda r: _pct(r["coins_unknown"])),
     ("coins wrong", lambda r: _pct(r["coins_wrong"])),
     ("CPU seconds median", lambda r: "-" if r["seconds_median"] is None else f"{r['seconds_median']:.2f}"),

@@ -54,3 +54,18 @@ def test_wrong_squares_on_ruins_spaces_and_hard_photos_are_counted_apart(tmp_pat
     assert got["sheets_wrong_not_flagged"] == 2 / 3
     table = bench.show([got])
     assert "1 of 2" in table and "50% / 0%" in table
+    assert got["intervals"]["sheets_without_error"] == bench.wilson(1, 3)
+    assert "95 % interval" in table
+
+
+def test_a_share_of_sheets_comes_with_wilsons_interval() -> None:
+    """Counted by hand from Wilson's formula, z = 1.96: 20 of 24 sheets
+    gives (20 + 1.921) / 27.841 = 0.787, plus or minus
+    1.96 * sqrt(20 * 4 / 24 + 0.960) / 27.841 = 0.146."""
+    bench = load_script("bench/scan_bench.py")
+    low, high = bench.wilson(20, 24)
+    assert (round(low, 3), round(high, 3)) == (0.641, 0.933)
+    low, high = bench.wilson(24, 24)  # every sheet right: still not certain
+    assert round(low, 3) == 0.862 and high == 1.0
+    assert bench.wilson(0, 10)[0] == 0.0
+    assert bench.wilson(0, 0) is None
