@@ -18,6 +18,7 @@ import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import NoReturn
 
 from referee.cli import cards, deal, scan, score, sheet
 
@@ -27,7 +28,7 @@ COMMANDS: tuple[ModuleType, ...] = (score, cards, scan, deal, sheet)
 class Parser(argparse.ArgumentParser):
     """argparse, but usage errors are one line, like every other error."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {message}\n")
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 if TYPE_CHECKING:
     from referee.rules.deck import Deal, Setup
@@ -31,8 +31,19 @@ GAMES = ("base", "heroes")
 EDICT_MODES = ("random", "first_game", "chosen")
 AMBUSH_MODES = ("random", "chosen")
 
-COMBINED_DEFAULTS = {"season_set": "base", "explore_set": "base", "heroes": True}
+
+class SetDefaults(TypedDict):
+    """The season cards, explore cards and heroes a setup gets when not chosen."""
+
+    season_set: str
+    explore_set: str
+    heroes: bool | None
+
+
+COMBINED_DEFAULTS: SetDefaults = {"season_set": "base", "explore_set": "base", "heroes": True}
 """What the web's setup form offers a combined game before the host changes it."""
+NOT_COMBINED_DEFAULTS: SetDefaults = {"season_set": "", "explore_set": "", "heroes": None}
+"""The same for the base game and Heroes, which have no such choices."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -91,7 +102,7 @@ def setup_of(args: argparse.Namespace) -> Setup:
     from referee.rules.deck import Setup, ambushes_at_random
 
     combined = args.edition == "combined"
-    defaults = COMBINED_DEFAULTS if combined else {"season_set": "", "explore_set": "", "heroes": None}
+    defaults = COMBINED_DEFAULTS if combined else NOT_COMBINED_DEFAULTS
     edicts = args.edicts or ("chosen" if args.chosen else "random")
     ambushes = tuple(args.ambush)
     if combined and ambush_mode(args) == "random":

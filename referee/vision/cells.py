@@ -111,7 +111,7 @@ def even_light(canvas: NDArray[np.uint8]) -> NDArray[np.float32]:
     # sensor noise and paper grain vary from pixel to pixel; pencil does not:
     # its colour and coverage are read over areas much larger than a pixel.
     # Unsmoothed, noise alone lifts bare paper over ``INKED`` and gives it a colour.
-    img = cv2.GaussianBlur(canvas.astype(np.float32) / 255.0, (0, 0), NOISE_SIGMA)
+    img = np.asarray(cv2.GaussianBlur(canvas.astype(np.float32) / 255.0, (0, 0), NOISE_SIGMA), np.float32)
     # the paper is the brightest part of the grid and its margin: the margin
     # alone may be a dark printed frame, and the grid may be mostly coloured
     px = img.reshape(-1, 3)[::7]
@@ -133,7 +133,7 @@ def even_light(canvas: NDArray[np.uint8]) -> NDArray[np.float32]:
     paper = np.maximum(own, cv2.medianBlur(own, 3))
     paper = cv2.GaussianBlur(paper, (0, 0), 0.8)
     full = cv2.resize(paper, (img.shape[1], img.shape[0]), interpolation=cv2.INTER_CUBIC)
-    return np.clip(img / np.maximum(full, 0.05)[..., None], 0.0, 1.2)
+    return np.asarray(np.clip(img / np.maximum(full, 0.05)[..., None], 0.0, 1.2), np.float32)
 
 
 def _cells(light: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -146,7 +146,7 @@ def _cells(light: NDArray[np.float32]) -> NDArray[np.float32]:
 def _pool(a: NDArray[np.float32], k: int) -> NDArray[np.float32]:
     """Mean over ``k`` x ``k`` blocks of each square, flattened."""
     n = a.shape[0]
-    return a.reshape(n, INNER // k, k, INNER // k, k).mean(axis=(2, 4)).reshape(n, -1)
+    return np.asarray(a.reshape(n, INNER // k, k, INNER // k, k).mean(axis=(2, 4)).reshape(n, -1), np.float32)
 
 
 ORIENTS = 8
@@ -273,15 +273,15 @@ class _Ink:
     """Light taken away, summed over the three channels (k x INNER x INNER)."""
     common: NDArray[np.float32]
     """Light taken away from all three channels alike: graphite (k x INNER x INNER)."""
-    c1: NDArray[np.float32]
-    c2: NDArray[np.float32]
+    c1: NDArray[np.float64]
+    c2: NDArray[np.float64]
     """The taken light's direction along ``E1`` and ``E2`` (k x INNER**2)."""
     weight: NDArray[np.float32]
     """How much each pixel counts as ink (k x INNER**2): none for paper."""
 
     @classmethod
     def of(cls, squares: NDArray[np.float32]) -> _Ink:
-        taken = np.clip(1.0 - squares, 0.0, 1.0)
+        taken: NDArray[np.float32] = np.clip(1.0 - squares, 0.0, 1.0)
         k = taken.shape[0]
         total = channel_sum(taken)
         safe = np.maximum(total, 1e-3)
@@ -366,7 +366,10 @@ def features(light: NDArray[np.float32], side: MapSide) -> NDArray[np.float32]:
     b2 = np.clip(((c2 - lo2) / (hi2 - lo2) * BINS[1]).astype(int), 0, BINS[1] - 1)
     nb = BINS[0] * BINS[1]
     flat = (b1 * BINS[1] + b2) + (np.arange(k) * nb)[:, None]
-    hist = np.bincount(flat.ravel(), weights=weight.ravel(), minlength=k * nb).reshape(k, nb)
+    # weighed counts are float64 (NumPy's stubs type every bincount as integers)
+    hist = np.asarray(
+        np.bincount(flat.ravel(), weights=weight.ravel(), minlength=k * nb), np.float64
+    ).reshape(k, nb)
     hist /= INNER * INNER
     inked = weight.sum(axis=1) + 1e-3
     m1 = (c1 * weight).sum(axis=1) / inked
@@ -406,7 +409,7 @@ def features(light: NDArray[np.float32], side: MapSide) -> NDArray[np.float32]:
         [
             hist * 8,
             _pool(common, 2),
-            _pool(total / 3, 4),
+            _pool(total / np.float32(3), 4),
             _strokes(common) * 4,
             stats,
             np.broadcast_to(sheet * 4, (k, len(sheet))),
@@ -543,8 +546,9 @@ def _softmax(z: NDArray[np.float32], w: Net, temperature: float) -> NDArray[np.f
     last = _layers(w)
     logits = (z @ w[f"w{last}"] + w[f"b{last}"]) / temperature
     logits -= logits.max(axis=1, keepdims=True)
-    e = np.exp(logits)
-    return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+    e: NDArray[np.float32] = np.exp(logits)
+    total: NDArray[np.float32] = e.sum(axis=1, keepdims=True)
+    return (e / total).astype(np.float32)
 
 
 def forward(
@@ -601,8 +605,8 @@ def classify(light: NDArray[np.float32], side: MapSide) -> Squares:
     nets, temperature = _weights()
     x = features(light, side)
     pics = pictures(light, side) if any("k1" in w for w in nets) else None
-    convolved = pics is not None and all("k1" in w for w in nets)
-    firsts = first_convolutions(pics, nets) if convolved else [None] * len(nets)
+    convolved = all("k1" in w for w in nets)
+    firsts = first_convolutions(pics, nets) if convolved and pics is not None else [None] * len(nets)
     layers = [hidden(x, w, pics, first) for w, first in zip(nets, firsts, strict=True)]
     looks = np.concatenate([z / (np.linalg.norm(z, axis=1, keepdims=True) + 1e-6) for z in layers], axis=1)
     each = _each(layers, nets, temperature)

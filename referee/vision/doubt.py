@@ -198,7 +198,8 @@ def clues(
 def _model() -> dict[str, object]:
     with resources.files("referee.vision").joinpath("doubt.json").open("rb") as f:
         model: dict[str, object] = json.load(f)
-    if list(model["clues"]) != list(CLUES):  # type: ignore[call-overload]
+    names = model["clues"]
+    if not isinstance(names, list) or names != list(CLUES):
         raise RuntimeError("doubt.json was fitted on other clues: fit it again with tools/train_doubt.py")
     return model
 
@@ -219,4 +220,7 @@ def chance_right(rows: NDArray[np.float64], model: dict[str, object] | None = No
 
 def doubtful_line() -> float:
     """The confidence under which a square is shown to the player as doubtful."""
-    return float(_model()["doubtful"])  # type: ignore[arg-type]
+    line = _model()["doubtful"]
+    if not isinstance(line, int | float):
+        raise RuntimeError("doubt.json has no doubtful line: fit it again with tools/train_doubt.py")
+    return float(line)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from referee.rules.errors import RefereeError
+from referee.rules.i18n import Text
 
 
 class VisionError(RefereeError):
@@ -30,6 +31,6 @@ class OtherSideError(WrongSheetError):
     table's side or the sheet is the wrong one, not the grid. ``other`` is
     that side's letter, so a page can say what to do at its table."""
 
-    def __init__(self, message: str, other: str) -> None:
+    def __init__(self, message: Text | str, other: str) -> None:
         super().__init__(message)
         self.other = other

@@ -201,7 +201,7 @@ def lattice_support(strength: NDArray[np.float32], quad: Quad) -> float:
 
 def _line_positions(
     canvas: NDArray[np.float32], pad: int
-) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], NDArray[np.bool_]]:
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float32], NDArray[np.bool_]]:
     """Where each of the twelve upright lines in ``canvas`` lies in each band
     of squares: the bands' middle heights, each line's position in each band
     (to a tenth of a pixel), how strongly it shows there, and whether it
@@ -221,7 +221,7 @@ def _line_positions(
     sub = np.where(den < 0, 0.5 * (left - right) / np.where(den < 0, den, -1.0), 0.0)
     ok = (i > 0) & (i < 2 * reach) & (peak - base > 0.02)
     xs = centres[None, :] + i - reach + sub
-    ys = pad + (np.arange(SIZE) + 0.5) * C
+    ys = pad + (np.arange(SIZE, dtype=np.float64) + 0.5) * C
     return ys, xs, peak - base, ok
 
 
@@ -261,7 +261,7 @@ def refine(strength: NDArray[np.float32], quad: Quad, rounds: int = 2) -> Quad:
         h = cv2.getPerspectiveTransform(unit, quad)
         to_canvas = np.array([[C, 0, pad], [0, C, pad], [0, 0, 1]], np.float64)
         warp = to_canvas @ np.linalg.inv(h)
-        canvas = cv2.warpPerspective(strength, warp, (n, n), flags=cv2.INTER_LINEAR)
+        canvas = np.asarray(cv2.warpPerspective(strength, warp, (n, n), flags=cv2.INTER_LINEAR), np.float32)
         upright = _line_fits(canvas, pad)
         level = _line_fits(np.ascontiguousarray(canvas.T), pad)
         src, dst = [], []
@@ -296,7 +296,7 @@ class _Lines:
 
     def __init__(self, rgb: NDArray[np.uint8]) -> None:
         self.rgb = rgb
-        self.gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+        self.gray = np.asarray(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), np.uint8)
         self._detect: dict[int, tuple[NDArray[np.float32], float]] = {}
         self._fit: dict[int, NDArray[np.float32]] = {}
 
@@ -311,7 +311,7 @@ class _Lines:
                 if k < 1
                 else self.rgb
             )
-            self._detect[side] = (line_map(cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)), k)
+            self._detect[side] = (line_map(np.asarray(cv2.cvtColor(small, cv2.COLOR_RGB2GRAY), np.uint8)), k)
         return self._detect[side]
 
     def at(self, square: float) -> tuple[NDArray[np.float32], float]:
@@ -324,7 +324,10 @@ class _Lines:
         if level not in self._fit:
             h, w = self.gray.shape
             gray = (
-                cv2.resize(self.gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+                np.asarray(
+                    cv2.resize(self.gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA),
+                    np.uint8,
+                )
                 if level
                 else self.gray
             )
@@ -367,6 +370,13 @@ class _Look:
         )
         self._found: dict[bool, list[tuple[float, NDArray[np.float64]]]] = {}
         self._of_pair: dict[int, list[tuple[float, NDArray[np.float64]]]] = {}
+
+    def _whole(self) -> Families:
+        """The families of the whole picture's lines, which every look has but
+        the paper's; ``quick`` and ``outvoted`` are asked of those looks only."""
+        if not isinstance(self.families, Families):
+            raise TypeError("a look at the paper's lines alone has no first pairs and sets none aside")
+        return self.families
 
     def _fit_at(self, quad: Quad, square: float) -> Candidate | None:
         """``_fit`` with this look's lines and gain."""
@@ -457,8 +467,8 @@ class _Look:
         grid's, and the other angles' families and lattices (about a quarter
         of this look's cost on a training draw) are never made."""
         tried: list[Quad] = []
-        for search in (lambda: self._scored(self.families.first_pairs()), lambda: self._lattices(False)):
-            found = search()
+        for first in (True, False):
+            found = self._scored(self._whole().first_pairs()) if first else self._lattices(False)
             if not found:
                 continue
             quad = _order(found[0][1] / self.k)
@@ -475,7 +485,7 @@ class _Look:
         through each direction's strongest vanishing point are set aside
         (``Families.set_aside``); none of them is clear."""
         return [
-            c._replace(outvoted=True) for c in self._grids(self._scored(self.families.set_aside()), offered)
+            c._replace(outvoted=True) for c in self._grids(self._scored(self._whole().set_aside()), offered)
         ]
 
     def _grids(self, found: list[tuple[float, NDArray[np.float64]]], offered: list[Quad]) -> list[Candidate]:

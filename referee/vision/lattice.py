@@ -67,7 +67,7 @@ def _rectifier(a: Family, b: Family) -> NDArray[np.float64] | None:
     horizon = np.cross(a.vanishing, b.vanishing)
     if abs(horizon[2]) < 1e-9 or np.hypot(horizon[0], horizon[1]) / abs(horizon[2]) > 1.6:
         return None  # the horizon would cross (or nearly cross) the photo
-    p = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], horizon / horizon[2]])
+    p = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], horizon / horizon[2]], np.float64)
     da, db = (p @ a.vanishing)[:2], (p @ b.vanishing)[:2]
     basis = np.column_stack([db, da])
     if abs(np.linalg.det(basis)) < 1e-9 * np.linalg.norm(da) * np.linalg.norm(db):
@@ -208,7 +208,7 @@ def _strip_fits(
     weight: NDArray[np.float64],
     strips: Comb,
     bands: Comb,
-) -> NDArray[np.float64]:
+) -> NDArray[np.float64 | np.intp]:
     """For each strip of ``strips`` from one before the grid to one after it
     (13): how much of the other direction's ink in it lies on the twelve
     lines of ``bands`` rather than between them. High inside the grid, where
@@ -224,6 +224,8 @@ def _strip_fits(
     frac = t - np.floor(t)
     on = (np.abs(t - near) < tol) & (near >= 0) & (near <= SIZE)
     mid = (np.abs(frac - 0.5) < tol) & (t > 0) & (t < SIZE)
+    # weighed counts are float64, but a bincount of nothing is integer zeros
+    # whatever its weights: no ink on the lines or between them gives integers
     on_lines = np.bincount(j[on], weights=w[on], minlength=SIZE + 2)
     return on_lines - np.bincount(j[mid], weights=w[mid], minlength=SIZE + 2)
 

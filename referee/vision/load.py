@@ -58,7 +58,7 @@ def load_photo(data: bytes) -> Photo:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            img = Image.open(io.BytesIO(data))
+            img: Image.Image = Image.open(io.BytesIO(data))
             w, h = img.size
             if w * h > MAX_PIXELS:
                 raise TooLargeError(

@@ -136,7 +136,8 @@ class PaperFamilies:
         if len(xs) < 50:
             return
         seen = above[ys, xs].astype(np.float64)
-        votes = np.minimum(seen, np.percentile(seen, 90)) * coherence[ys, xs]
+        capped: NDArray[np.float64] = np.minimum(seen, np.percentile(seen, 90))
+        votes = capped * coherence[ys, xs]
         own = normal[ys, xs].astype(np.float64)
         dirs = directions(own, votes)[:FIRST_LOOK]  # as the first search looks
         fams: list[list[Family]] = []

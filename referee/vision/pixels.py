@@ -18,7 +18,9 @@ Pixel = TypeVar("Pixel", bound=np.generic)
 
 
 def _across(op: np.ufunc, img: NDArray[Pixel]) -> NDArray[Pixel]:
-    out = op(img[..., 0], img[..., 1])
+    # NumPy types a ufunc's result as Any; the maximum, minimum and sum of two
+    # planes of one dtype are of that dtype.
+    out: NDArray[Pixel] = op(img[..., 0], img[..., 1])
     for c in range(2, img.shape[-1]):
         op(out, img[..., c], out=out)
     return out

@@ -457,7 +457,7 @@ def read_with_clues(
         raise VisionError(_("there is no map side %(side)r: choose A, B, C or D", side=side))
     map_side = sides[side.upper()]
     photo = load_photo(data)
-    gray = cv2.cvtColor(photo.rgb, cv2.COLOR_RGB2GRAY)
+    gray = np.asarray(cv2.cvtColor(photo.rgb, cv2.COLOR_RGB2GRAY), np.uint8)
     best: _Way | None = None
     tried: list[tuple[NDArray[np.float32], bool]] = []
     canvases: list[NDArray[np.uint8]] = []  # of clearly seen grids, for ``_kin_side``

@@ -83,7 +83,7 @@ def _fit(
         if keep.sum() < 12:
             return np.zeros(a.shape[1])
         sw = np.sqrt(w[keep])
-        coef = np.linalg.lstsq(a[keep] * sw[:, None], d[keep] * sw, rcond=None)[0]
+        coef = np.asarray(np.linalg.lstsq(a[keep] * sw[:, None], d[keep] * sw, rcond=None)[0], np.float64)
         keep = keep & (np.abs(a @ coef - d) < 1.5)
     return np.asarray(coef)
 
@@ -123,9 +123,12 @@ def _line_offsets(
 def rectify(rgb: NDArray[np.uint8], corners: NDArray[np.float32], local: bool = True) -> Rectified:
     """The canvas of the grid whose upright corners in ``rgb`` are ``corners``."""
     n = canvas_side(S)
-    h_inv = cv2.getPerspectiveTransform(canonical(S), corners)
-    coarse = cv2.warpPerspective(
-        rgb, h_inv, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderValue=(128, 128, 128)
+    h_inv = np.asarray(cv2.getPerspectiveTransform(canonical(S), corners), np.float64)
+    coarse = np.asarray(
+        cv2.warpPerspective(
+            rgb, h_inv, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderValue=(128, 128, 128)
+        ),
+        np.uint8,
     )
     if not local:
         return Rectified(coarse, corners, 0.0, _inside(h_inv, rgb.shape, n))
@@ -147,7 +150,7 @@ def rectify(rgb: NDArray[np.uint8], corners: NDArray[np.float32], local: bool = 
     pts = np.stack([xx + dx, yy + dy, np.ones_like(xx)], axis=-1) @ h_inv.T
     mx = (pts[..., 0] / pts[..., 2]).astype(np.float32)
     my = (pts[..., 1] / pts[..., 2]).astype(np.float32)
-    canvas = cv2.remap(rgb, mx, my, cv2.INTER_LINEAR, borderValue=(128, 128, 128))
+    canvas = np.asarray(cv2.remap(rgb, mx, my, cv2.INTER_LINEAR, borderValue=(128, 128, 128)), np.uint8)
     c = canonical(S)
     ci = np.round(c).astype(int)
     refined = np.array([[mx[y, x], my[y, x]] for x, y in ci], np.float32)

@@ -227,14 +227,15 @@ def render_sheet(
     )
 
     for cx, cy in coin_centres():
-        r = COIN_R * u
+        radius = COIN_R * u
         draw.ellipse(
-            [(cx * u - r), (cy * u - r), (cx * u + r), (cy * u + r)],
+            [(cx * u - radius), (cy * u - radius), (cx * u + radius), (cy * u + radius)],
             outline=INK,
             width=max(1, round(0.05 * u)),
         )
+        inner = radius * 0.35
         draw.ellipse(
-            [(cx * u - r * 0.35), (cy * u - r * 0.35), (cx * u + r * 0.35), (cy * u + r * 0.35)],
+            [(cx * u - inner), (cy * u - inner), (cx * u + inner), (cy * u + inner)],
             outline=LINE,
             width=thin,
         )

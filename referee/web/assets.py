@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, abort, current_app, request
+from werkzeug.wrappers import Response as BaseResponse
 
 EXTENSION = "referee.assets"
 LONG = "public, max-age=31536000, immutable"
@@ -95,7 +96,7 @@ def _assets() -> Assets:
     return assets
 
 
-def serve(filename: str) -> Response:
+def serve(filename: str) -> BaseResponse:
     """The ``static`` endpoint: a hashed address for a year, any other for now."""
     found = _assets().find(filename)
     if found is None:

@@ -8,7 +8,8 @@ table's pages and hold secrets the database keeps only as digests.
 
 from __future__ import annotations
 
-from flask import Response, abort, request
+from flask import abort, request
+from werkzeug.wrappers import Response
 
 from referee.rules.i18n import _
 from referee.table import GameTable, Seat
