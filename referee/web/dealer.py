@@ -219,6 +219,8 @@ def side(code: str) -> ResponseReturnValue:
     table = host_table(code, request.form.get("host"))
     sides.change_side(get_session(), table, request.form.get("side", ""))
     letter = table.setup["map_side"]
+    if wants_json():
+        return jsonify(map_side=letter)
     flash(
         str(
             _(

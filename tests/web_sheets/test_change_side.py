@@ -59,6 +59,8 @@ def test_the_host_switches_the_side_before_anyone_saves(app: Flask, client: Flas
     _, config = editor(player, t, 1, "spring")  # reopened on side B
     assert "".join(config["map"]) == MapSheet.blank(map_sides()["B"]).text().replace("\n", "")
     assert "map side B:" in _about(app.test_client().get(f"/t/{t.code}").text)
+    answer = _switch(client, t, "A", Accept="application/json")  # a script is answered in JSON
+    assert answer.status_code == 200 and answer.json == {"map_side": "A"}
 
 
 def test_only_the_host_switches(app: Flask, client: FlaskClient) -> None:
