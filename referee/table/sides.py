@@ -43,17 +43,16 @@ def other_sides(session: Session, table: GameTable) -> list[data.MapSide]:
     return [side for side in sides_for(setup_of(table).edition) if side.letter != current]
 
 
-def change_side(session: Session, table: GameTable, letter: str) -> None:
-    """Make the table play map side ``letter``, dropping the blank sheets
-    opened on the old side; refused once any sheet has been saved."""
+def check_side(edition: str, letter: str) -> None:
+    """Refuse (400) a side no map sheet has, or one that ``edition``'s pad
+    does not print; the setup form and a switch say the same."""
     sides = data.map_sides()
     if letter not in sides:
         raise Refused(
             BAD_INPUT, _("There is no map side %(side)s; the sheets have sides A to D.", side=letter[:8])
         )
-    edition = setup_of(table).edition
-    allowed = sides_for(edition)
-    if sides[letter] not in allowed:
+    allowed = sides_for(edition)  # none for an unknown edition, which its own check refuses
+    if allowed and sides[letter] not in allowed:
         first, second = (side.letter for side in allowed)  # one game's pad: two sides
         raise Refused(
             BAD_INPUT,
@@ -65,6 +64,12 @@ def change_side(session: Session, table: GameTable, letter: str) -> None:
                 second=second,
             ),
         )
+
+
+def change_side(session: Session, table: GameTable, letter: str) -> None:
+    """Make the table play map side ``letter``, dropping the blank sheets
+    opened on the old side; refused once any sheet has been saved."""
+    check_side(setup_of(table).edition, letter)
     if letter == map_side_of(table).letter:
         return
     seat_ids = [seat.id for seat in table.seats]

@@ -19,7 +19,8 @@ from wtforms.widgets import CheckboxInput, ListWidget
 from referee.rules import data, deck
 from referee.rules.cards import Printing
 from referee.rules.i18n import Name, Text, _, ngettext
-from referee.table import MAX_NAME_LENGTH
+from referee.table import MAX_NAME_LENGTH, Refused
+from referee.table.sides import check_side
 from referee.web.inputs import json_body
 
 MAX_PLAYERS = 100
@@ -40,7 +41,8 @@ EDICT_MODES: dict[str, Text] = {
     "first_game": _("The rulebook's first-game set (Heroes)"),
     "chosen": _("Chosen by hand"),
 }
-MAP_GAME = {"A": "base", "B": "base", "C": "heroes", "D": "heroes"}
+MAP_GAME = {letter: side.game for letter, side in data.map_sides().items()}
+"""Whose pad prints each map side, for the page to offer an edition its own."""
 
 
 NOT_AN_OBJECT = _(
@@ -199,18 +201,10 @@ class SetupForm(Form):
             raise ValidationError(error.args[0]) from None
 
     def validate_map_side(self, field: RadioField) -> None:
-        edition = self.edition.data
-        if edition in MAP_GAME.values() and MAP_GAME.get(field.data or "") != edition:
-            first, second = (k for k, v in MAP_GAME.items() if v == edition)
-            raise ValidationError(
-                _(
-                    "%(edition)s comes with map sides %(first)s and %(second)s; "
-                    "combine the two games to use any side.",
-                    edition=EDITIONS[edition],
-                    first=first,
-                    second=second,
-                )
-            )
+        try:
+            check_side(self.edition.data or "", field.data or "")
+        except Refused as refused:
+            raise ValidationError(str(refused)) from None
 
     def validate_ambushes(self, field: CheckboxesField) -> None:
         if (

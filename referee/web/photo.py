@@ -89,7 +89,8 @@ def other_side_sentence(side: str, other: str, switchable: bool) -> str:
     And if the whole table drew on that side, the table was set up wrong:
     the host can switch it while nobody has saved a sheet (``switchable``,
     ``referee.table.sides``), else a new table is needed."""
-    same_pad = map_sides()[other].game == map_sides()[side].game
+    sides = map_sides()
+    same_pad = sides[other].game == sides[side].game
     if same_pad and switchable:
         said = _(
             "This looks like map side %(other)s, but this table plays side %(side)s: turn the sheet "
