@@ -51,6 +51,7 @@ from referee.web import i18n, sheets
 from referee.web.database import get_session
 from referee.web.errors import answer, wants_json
 from referee.web.forms import Form
+from referee.web.offload import off_the_loop
 
 bp = Blueprint("photo", __name__)
 # A refused sheet (a season not begun, a seat that does not exist) answers as on the sheet pages.
@@ -237,7 +238,7 @@ def _refuse(
     to mark the grid's corners on it."""
     if wants_json():
         return answer(status, sentence)
-    mark = _mark_photo(data) if data is not None else None
+    mark = off_the_loop(_mark_photo, data) if data is not None else None
     return sheets.editor_page(code, number, season, photo_error=sentence, mark_photo=mark), status
 
 
@@ -261,8 +262,14 @@ def read(code: str, number: int, season: str) -> ResponseReturnValue:
     except ValueError:
         return _refuse(code, number, season, 400, sheets.sentence(str(BAD_CORNERS)), data)
     try:
-        reading = read_sheet(
-            data, t.side.letter, t.drawn, t.heroes_revealed(s), t.monsters_at_most(s), corners=corners
+        reading = off_the_loop(
+            read_sheet,
+            data,
+            t.side.letter,
+            t.drawn,
+            t.heroes_revealed(s),
+            t.monsters_at_most(s),
+            corners=corners,
         )
     except OtherSideError as error:  # the grid is found: the sheet or the table's side is the wrong one
         switchable = error.other in {side.letter for side in other_sides(get_session(), t.table)}

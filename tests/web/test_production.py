@@ -5,6 +5,7 @@ several workers starting at once agree on one schema and one secret key."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -13,13 +14,16 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from referee.store.db import create_schema, make_engine
 from referee.web.app import EmptySecretKey, _instance_secret
-from tests.web.conftest import Browserless, EventStream, csrf_token, setup_form
+from tests.web.conftest import Browserless, EventStream, csrf_token, live_table, setup_form
+from tests.web_photo.conftest import multipart
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -126,15 +130,16 @@ def wait_for(port: int, proc: subprocess.Popen[str], seconds: float = 60) -> Non
     pytest.fail("gunicorn did not open its port")
 
 
-@pytest.mark.slow
-def test_the_readme_server_recipe_runs_a_table(tmp_path: Path) -> None:
+def start_recipe(tmp_path: Path, *more: str) -> tuple[subprocess.Popen[str], int, Path]:
+    """The README's recipe, exactly, but on loopback and a free port, with a
+    fresh instance folder and the options ``more`` after its own; the server,
+    its port and its instance folder."""
     words = recipe()
     env_words = [w for w in words if re.match(r"^[A-Z_]+=", w)]
     command = words[len(env_words) :]
     assert command[0] == "gunicorn" and "'referee:create_app()'" in README and "-w" in command
     assert command[command.index("-k") + 1] == "gevent"  # workers that hold a hall's event streams
     port = free_port()
-    # Exactly the recipe, but on loopback and a free port, and with a fresh instance folder.
     bind = command.index("-b")
     assert command[bind + 1] == "0.0.0.0:8000"
     command[bind + 1] = f"127.0.0.1:{port}"
@@ -146,8 +151,14 @@ def test_the_readme_server_recipe_runs_a_table(tmp_path: Path) -> None:
     env.pop("DATABASE_URL", None)
     # Run from this tree, so that gunicorn imports the referee under test (the current directory wins).
     proc = subprocess.Popen(
-        command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [*command, *more], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
+    return proc, port, instance
+
+
+@pytest.mark.slow
+def test_the_readme_server_recipe_runs_a_table(tmp_path: Path) -> None:
+    proc, port, instance = start_recipe(tmp_path)
     try:
         wait_for(port, proc)
         http = Browserless(f"http://127.0.0.1:{port}")
@@ -177,3 +188,52 @@ def test_the_readme_server_recipe_runs_a_table(tmp_path: Path) -> None:
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=30)
     assert "Traceback" not in err and "already exists" not in err, err
+
+
+@pytest.mark.slow
+def test_a_photo_being_read_holds_up_no_other_page(tmp_path: Path) -> None:
+    """A photo read under the recipe (one worker, so that every page meets
+    it) takes its worker's loop no longer: a reveal made while it is read
+    reaches a follower's stream before the photo is answered, and a read
+    longer than gunicorn's ``--timeout`` no longer gets the worker killed.
+    The sample read here takes some seconds (it searches 17 placements)."""
+    photo = (ROOT / "sample_sheets" / "008.jpg").read_bytes()
+    side = json.loads((ROOT / "sample_sheets" / "008.json").read_text())["side"]
+    proc, port, _ = start_recipe(tmp_path, "-w", "1", "--timeout", "3")
+    try:
+        wait_for(port, proc)
+        http = Browserless(f"http://127.0.0.1:{port}")
+        code, token = live_table(http, edition="heroes", map_side=side)
+        _, host, _ = http.request(f"/t/{code}/host/{token}")  # the host may read any seat's sheet
+        _, editor, _ = http.request(f"/t/{code}/sheets/1/spring")
+        follower = EventStream(http.base, f"/t/{code}/events?taps=0")
+        assert follower.status == 200
+        body, content_type = multipart({"csrf_token": csrf_token(editor)}, photo)
+        answered: list[str] = []
+
+        def read() -> tuple[int, str]:
+            request = urllib.request.Request(
+                f"{http.base}/t/{code}/sheets/1/spring/photo",
+                data=body,
+                headers={"Content-Type": content_type, "Accept": "application/json"},
+            )
+            with http.opener.open(request, timeout=60) as response:
+                answered.append("photo")
+                return response.status, response.read().decode()
+
+        with ThreadPoolExecutor(1) as pool:
+            reading = pool.submit(read)
+            time.sleep(0.3)  # the photo is sent and being read
+            form = {"csrf_token": csrf_token(host), "host": token, "taps": "0"}
+            assert http.request(f"/t/{code}/reveal", form)[0] == 303
+            pushed = follower.next_event()
+            answered.append("reveal")
+            status, text = reading.result()
+        follower.close()
+        assert pushed is not None and pushed[:2] == ("panel", "1")
+        assert status == 200 and len(json.loads(text)["grid"]) == 11
+        assert answered == ["reveal", "photo"]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    assert "WORKER TIMEOUT" not in err and "Traceback" not in err, err

@@ -1,0 +1,76 @@
+"""Long computations off a gevent worker's loop, so its other pages go on.
+
+Under the README's recipe (gunicorn ``-k gevent``) one process serves every
+page it holds from one loop: a follower's event stream, a tap, a sheet. Code
+that computes without waiting holds that loop, and reading a photo computes
+for about half a second, but for some photos (squared paper or a checked
+cloth with no sheet on it, which offer lattices everywhere) for 10 s and
+more. Meanwhile none of the worker's pages moved, a reveal reached none of
+its followers, and the worker could not tell gunicorn it was alive: a read
+longer than gunicorn's ``--timeout`` (30 s) got the worker killed, every
+page it held dropped and the player's photo answered by a broken connection.
+
+``off_the_loop`` runs such a computation in an operating-system thread of
+the worker's own, through gevent's thread pool, and lets the loop serve the
+other pages meanwhile. NumPy and OpenCV let go of Python's lock while they
+compute, and Python hands it back and forth between threads every few
+milliseconds, so the loop keeps answering. The pool has one thread: photos
+are read one at a time per worker, as before, each with the core the worker
+stands for (``-w`` is about one per core) and with no more memory than one
+read takes; a photo sent while another is read waits its turn, and its
+page waits with it, but no other page does.
+
+Outside a gevent worker (``flask run``'s threads, the test client, a sync
+worker) the computation runs where it is called: there a request already
+has a thread of its own.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+_pool: Any = None
+"""This process's one-thread pool, made at its first use (after gunicorn forks)."""
+_pool_pid = 0
+
+
+def under_gevent() -> bool:
+    """Whether gevent has patched ``threading`` in this process (a gunicorn gevent worker)."""
+    monkey = sys.modules.get("gevent.monkey")
+    return bool(monkey is not None and monkey.is_module_patched("threading"))
+
+
+def off_the_loop(compute: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``compute(*args, **kwargs)``, in this worker's reading thread under
+    gevent and right here otherwise; whatever it raises is raised here."""
+    if not under_gevent():
+        return compute(*args, **kwargs)
+    done, outcome = _thread_pool().apply(_caught, (compute, args, kwargs))
+    if not done:
+        raise outcome
+    result: T = outcome
+    return result
+
+
+def _caught(compute: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[bool, Any]:
+    """``(True, result)``, or ``(False, the exception)``: handed back to be
+    raised in the request, since gevent would print a traceback for an
+    exception raised in its thread (a photo with no grid is no fault)."""
+    try:
+        return True, compute(*args, **kwargs)
+    except Exception as error:
+        return False, error
+
+
+def _thread_pool() -> Any:
+    global _pool, _pool_pid
+    if _pool is None or _pool_pid != os.getpid():
+        from gevent.threadpool import ThreadPool
+
+        _pool, _pool_pid = ThreadPool(1), os.getpid()
+    return _pool
