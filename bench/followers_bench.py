@@ -2,6 +2,7 @@
 
     python bench/followers_bench.py [--url http://host:port] [--followers 100 300 1000]
         [--reveals 8] [--every 2.0] [--mode events|poll] [--database-url URL]
+        [--photos FOLDER [--readers 2]]
 
 Without ``--url`` it starts the README's gunicorn recipe itself (as written,
 on loopback and a free port, on a fresh instance folder; ``--database-url``
@@ -20,6 +21,12 @@ shares the machine's cores with the server):
   ``If-None-Match`` (304 while nothing changed), and on a change
   ``GET /t/<code>/panel``; a card is shown when that panel has arrived.
 
+With ``--photos``, ``--readers`` players (2 by default) meanwhile send the
+photos of FOLDER (``*.jpg``, in name order, round and round) to the
+table's photo form, one after another each, as the editor's "Photograph
+my sheet" does, and wait for each answer: what a table's phones do at a
+season's end, while other tables reveal.
+
 It prints, per N: the follower requests' p50/p95/p99 (a stream's time to its
 headers; each poll and panel fetch), the reveal's answer time p50/p95, the
 time from each tap until every follower shows the card (p50 and worst over
@@ -33,6 +40,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import http.cookiejar
+import itertools
 import os
 import re
 import resource
@@ -42,6 +50,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -101,6 +110,31 @@ class Host:
         self.token = token
         self.form_token = self.csrf(host_page)
         return code, token
+
+    def read_photo(self, code: str, seat: int, photo: bytes) -> tuple[int, float]:
+        """Send ``photo`` to seat ``seat``'s spring sheet as the editor's photo
+        form does (the host may read any seat's): (status, seconds to the answer)."""
+        boundary = f"bench-{time.time_ns()}"
+        token = f'--{boundary}\r\nContent-Disposition: form-data; name="csrf_token"\r\n\r\n'
+        file = f'--{boundary}\r\nContent-Disposition: form-data; name="photo"; filename="sheet.jpg"\r\n'
+        head = f"{token}{self.form_token}\r\n{file}Content-Type: image/jpeg\r\n\r\n"
+        body = head.encode() + photo + f"\r\n--{boundary}--\r\n".encode()
+        req = urllib.request.Request(
+            f"{self.base}/t/{code}/sheets/{seat}/spring/photo",
+            data=body,
+            headers={
+                "Content-Type": f"multipart/form-data; boundary={boundary}",
+                "Accept": "application/json",
+            },
+        )
+        started = time.monotonic()
+        try:
+            with self.opener.open(req, timeout=300) as response:
+                response.read()
+                status = response.status
+        except urllib.error.HTTPError as error:
+            status = error.code
+        return status, time.monotonic() - started
 
     def reveal(self, code: str, taps: int) -> tuple[int, float]:
         """The tap that makes ``taps + 1``: (status, seconds to the answer)."""
@@ -263,8 +297,27 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:.0f} ms" if seconds == seconds else "n/a"
 
 
+def send_photos(
+    host: Host, code: str, seat: int, photos: list[Path], stop: threading.Event
+) -> list[tuple[int, float]]:
+    """One player sending ``photos`` round and round until ``stop``: each answer's (status, seconds)."""
+    answers = []
+    for n in itertools.count():
+        if stop.is_set():
+            return answers
+        answers.append(host.read_photo(code, seat, photos[n % len(photos)].read_bytes()))
+    return answers
+
+
 async def run_once(
-    base: str, followers: int, reveals: int, every: float, mode: str, master: int | None
+    base: str,
+    followers: int,
+    reveals: int,
+    every: float,
+    mode: str,
+    master: int | None,
+    photos: list[Path] | None = None,
+    readers: int = 2,
 ) -> dict[str, Any]:
     parts = urllib.parse.urlsplit(base)
     host_name, port = parts.hostname or "127.0.0.1", parts.port or 80
@@ -286,6 +339,14 @@ async def run_once(
     await asyncio.sleep(1.0)
     load_before = os.getloadavg()[0]
 
+    no_more_photos = threading.Event()
+    senders = [
+        asyncio.create_task(asyncio.to_thread(send_photos, host, code, seat, photos, no_more_photos))
+        for seat in range(1, readers + 1)
+        if photos
+    ]
+    if senders:
+        await asyncio.sleep(2.0)  # the first photos are being read
     taps_at: dict[int, float] = {}
     reveal_times: list[float] = []
     for taps in range(reveals):
@@ -297,6 +358,8 @@ async def run_once(
             run.errors.append(f"reveal status {status}")
         await asyncio.sleep(max(0.0, every - (time.monotonic() - tapped)))
     await asyncio.sleep(1.0)  # the last card's stragglers
+    no_more_photos.set()
+    photo_answers = [a for answers in await asyncio.gather(*senders) for a in answers]
     memory = rss_megabytes(master) if master else None
     stop.set()
     for task in tasks:
@@ -323,6 +386,7 @@ async def run_once(
         "errors": run.errors,
         "load": (load_before, os.getloadavg()[0]),
         "memory": memory,
+        "photos": photo_answers if photos else None,
     }
 
 
@@ -356,6 +420,17 @@ def report(result: dict[str, Any], cpu: float | None, seconds: float) -> None:
     if result["memory"] is not None:
         line += f", {result['memory']:.0f} MB resident with the streams open"
     print(line)
+    if result["photos"] is not None:
+        answers = result["photos"]
+        statuses: dict[int, int] = {}
+        for status, _ in answers:
+            statuses[status] = statuses.get(status, 0) + 1
+        took = [t for _, t in answers]
+        print(
+            f"  photos answered meanwhile: {len(answers)} ("
+            + ", ".join(f"{n} x {status}" for status, n in sorted(statuses.items()))
+            + f"), p50 {ms(percentile(took, 50))}, max {ms(max(took, default=0))}"
+        )
 
 
 # --- the server, when the bench starts it ------------------------------------------------------------------
@@ -442,7 +517,14 @@ def main() -> None:
     parser.add_argument("--reveals", type=int, default=8)
     parser.add_argument("--every", type=float, default=2.0)
     parser.add_argument("--mode", choices=["events", "poll"], default="events")
+    parser.add_argument("--photos", type=Path, help="a folder of sheet photos to send meanwhile")
+    parser.add_argument("--readers", type=int, default=2, help="players sending photos at once (at most 3)")
     args = parser.parse_args()
+    photos = sorted(args.photos.glob("*.jpg")) if args.photos else None
+    if args.photos and not photos:
+        sys.exit(f"{args.photos} holds no .jpg photo")
+    if not 1 <= args.readers <= 3:
+        sys.exit("--readers: the bench's table seats three players")
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
@@ -455,7 +537,11 @@ def main() -> None:
             for followers in args.followers:
                 cpu_before, started = (cpu_seconds(proc.pid) if proc else 0.0), time.monotonic()
                 master = proc.pid if proc else None
-                result = asyncio.run(run_once(base, followers, args.reveals, args.every, args.mode, master))
+                result = asyncio.run(
+                    run_once(
+                        base, followers, args.reveals, args.every, args.mode, master, photos, args.readers
+                    )
+                )
                 seconds = time.monotonic() - started
                 cpu = cpu_seconds(proc.pid) - cpu_before if proc else None
                 report(result, cpu, seconds)
