@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import os
 import sys
+import traceback
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -60,10 +61,18 @@ def off_the_loop(compute: Callable[..., T], *args: Any, **kwargs: Any) -> T:
 def _caught(compute: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[bool, Any]:
     """``(True, result)``, or ``(False, the exception)``: handed back to be
     raised in the request, since gevent would print a traceback for an
-    exception raised in its thread (a photo with no grid is no fault)."""
+    exception raised in its thread (a photo with no grid is no fault).
+
+    The exception keeps its traceback, for the log, but not its frames'
+    variables: the pool's thread holds its last answer until the next task,
+    and a refused photo's frames hold the decoded photo and every picture
+    made from it. Kept, they left a worker that had read 30 sample photos
+    holding 488 MB, against 190 MB for the same reads on its loop; let go
+    of, 206 MB."""
     try:
         return True, compute(*args, **kwargs)
     except Exception as error:
+        traceback.clear_frames(error.__traceback__)
         return False, error
 
 

@@ -48,6 +48,21 @@ try:
     off_the_loop(int, "not a number")
 except ValueError as error:
     print("raised", error)
+
+
+def refuse():
+    photo = bytearray(1_000_000)  # what a refused read's frames hold
+    raise ValueError(len(photo))
+
+
+try:
+    off_the_loop(refuse)
+except ValueError as error:
+    tb = error.__traceback__
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    # the traceback still says where, for the log, but holds no variables
+    print(tb.tb_frame.f_code.co_name, sorted(tb.tb_frame.f_locals))
 """
 
 
@@ -56,9 +71,10 @@ def test_under_gevent_the_loop_runs_while_it_computes() -> None:
         [sys.executable, "-c", UNDER_GEVENT], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
     assert run.returncode == 0, run.stderr
-    seen, raised = run.stdout.splitlines()
+    seen, raised, refused = run.stdout.splitlines()
     assert int(seen) >= 20  # the ticking greenlet went on while ``busy`` computed
     assert raised == "raised invalid literal for int() with base 10: 'not a number'"
+    assert refused == "refuse []"  # the refused photo's frames let go of it
     assert run.stderr == ""  # an exception handed back, not printed by gevent's thread
 
 
