@@ -4,7 +4,8 @@ A thousand followers of one table are shown the same panel after each reveal:
 the follower's and the TV's panels hold nothing of the person looking (no
 token, no form) but their language. So each process keeps the last few
 hundred of them, keyed by table (its code and id), view, taps, the deal's
-version and the reader's language, and renders a panel only the first time
+version, the map side (a host may switch it before the first sheet is
+saved) and the reader's language, and renders a panel only the first time
 it is asked for: the event streams (``push``) and the panel route that
 polling pages fetch (``dealer.panel``) share it. The host's panel carries
 the host's token and a CSRF token, so it is rendered per request, never kept.
@@ -20,6 +21,7 @@ from collections.abc import Callable, Hashable
 from flask import Flask, current_app, render_template
 
 from referee.table import GameTable
+from referee.table.deal import map_side_of
 from referee.web.i18n import language
 from referee.web.present import view_of
 
@@ -82,7 +84,7 @@ def render_panel(table: GameTable, mode: str, taps: int | None = None, token: st
 
     if mode not in SHARED_VIEWS:
         return render()
-    key = (table.code, table.id, table.deal_version, mode, shown, language())
+    key = (table.code, table.id, table.deal_version, map_side_of(table).letter, mode, shown, language())
     return cache_of(current_app).get(key, render)
 
 

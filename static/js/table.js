@@ -52,6 +52,10 @@
     holder.innerHTML = html;
     var fresh = holder.querySelector("#panel");
     var before = taps();
+    // The host switched the table's map side: the page's own lines (the side
+    // named under the panel, the sheets' links) are the old side's, so the
+    // whole page is loaded again, once.
+    if (fresh && fresh.dataset.mapSide !== panel().dataset.mapSide) return window.location.reload();
     if (fresh) panel().replaceWith(fresh);
     // Once cards are out, fold the invitation away so the card is what the host sees.
     var invite = document.querySelector("details.invite");

@@ -58,3 +58,31 @@ def test_the_host_switches_the_side_by_touch(app: Flask, server: str, browser: A
     mountains = player.locator("#board .cell.t-mtn").evaluate_all("cells => cells.map(c => +c.dataset.i)")
     assert sorted(mountains) == sorted(r * 11 + c for r, c in data.map_sides()["B"].mountains)
     assert errors == []
+
+
+def test_a_followers_page_takes_the_new_side_with_the_next_card(
+    app: Flask, server: str, browser: Any
+) -> None:
+    """A follower's page open before the switch names the old side; with the
+    next card it loads again on the new side, once: the card after that is
+    swapped in as any card is."""
+    t = make_table(app, ["Ann", "Ben"], side="A")
+    host, follower = _phone(browser), _phone(browser)
+    errors: list[str] = []
+    follower.on("pageerror", lambda e: errors.append(str(e)))
+    follower.goto(f"{server}/t/{t.code}")
+    assert "map side A:" in follower.locator(".about").inner_text()
+    host.goto(f"{server}/t/{t.code}/host/{t.host}")
+    host.locator("#change-side summary").tap()
+    with host.expect_navigation():
+        host.locator('#change-side button[value="B"]').tap()
+
+    with follower.expect_navigation():
+        host.locator("button.reveal").tap()
+    follower.wait_for_selector('#panel[data-taps="1"]')
+    assert "map side B:" in follower.locator(".about").inner_text()
+    follower.evaluate("window.stayed = true")  # gone if the page loads again
+    host.locator("button.reveal").tap()
+    follower.wait_for_selector('#panel[data-taps="2"]')
+    assert follower.evaluate("window.stayed") is True
+    assert errors == []
