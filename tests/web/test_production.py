@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -233,6 +234,16 @@ def test_a_photo_being_read_holds_up_no_other_page(tmp_path: Path) -> None:
         assert pushed is not None and pushed[:2] == ("panel", "1")
         assert status == 200 and len(json.loads(text)["grid"]) == 11
         assert answered == ["reveal", "photo"]
+        # a file that is no photo: the reading thread's refusal is the player's sentence
+        body, content_type = multipart({"csrf_token": csrf_token(editor)}, b"Cartographers is a game.\n" * 50)
+        request = urllib.request.Request(
+            f"{http.base}/t/{code}/sheets/1/spring/photo",
+            data=body,
+            headers={"Content-Type": content_type, "Accept": "application/json"},
+        )
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            http.opener.open(request, timeout=60)
+        assert refused.value.code == 400 and "not a picture" in json.loads(refused.value.read())["error"]
     finally:
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=30)
