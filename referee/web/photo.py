@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import force_locale
 from flask_wtf.file import FileField, FileRequired
@@ -52,6 +52,7 @@ from referee.web.database import get_session
 from referee.web.errors import answer, wants_json
 from referee.web.forms import Form
 from referee.web.offload import off_the_loop
+from referee.web.seats import host_token
 
 bp = Blueprint("photo", __name__)
 # A refused sheet (a season not begun, a seat that does not exist) answers as on the sheet pages.
@@ -230,16 +231,26 @@ def _mark_photo(data: bytes) -> dict[str, Any] | None:
 
 
 def _refuse(
-    code: str, number: int, season: str, status: int, sentence: str, data: bytes | None = None
+    code: str,
+    number: int,
+    season: str,
+    status: int,
+    sentence: str,
+    data: bytes | None = None,
+    side_switch_url: str | None = None,
 ) -> ResponseReturnValue:
     """The editor again with the refusal on top (JSON for API clients); nothing
     saved changes. With the refused photo (``data``: a good picture in which
     no grid was found, or none that matched the side), the page also offers
-    to mark the grid's corners on it."""
+    to mark the grid's corners on it; with ``side_switch_url``, a link to
+    the host page's side switch."""
     if wants_json():
         return answer(status, sentence)
     mark = off_the_loop(_mark_photo, data) if data is not None else None
-    return sheets.editor_page(code, number, season, photo_error=sentence, mark_photo=mark), status
+    page = sheets.editor_page(
+        code, number, season, photo_error=sentence, mark_photo=mark, side_switch_url=side_switch_url
+    )
+    return page, status
 
 
 def _corners(text: str | None) -> list[tuple[float, float]] | None:
@@ -273,8 +284,16 @@ def read(code: str, number: int, season: str) -> ResponseReturnValue:
         )
     except OtherSideError as error:  # the grid is found: the sheet or the table's side is the wrong one
         switchable = error.other in {side.letter for side in other_sides(get_session(), t.table)}
+        token = host_token(t.table) if switchable else None
+        # the host, on this phone, is one tap from the switch the sentence names
+        switch = url_for("dealer.host", code=code, token=token, _anchor="change-side") if token else None
         return _refuse(
-            code, number, season, _status(error), other_side_sentence(t.side.letter, error.other, switchable)
+            code,
+            number,
+            season,
+            _status(error),
+            other_side_sentence(t.side.letter, error.other, switchable),
+            side_switch_url=switch,
         )
     except VisionError as error:
         # no grid found, or none that matched the side: the player can mark it

@@ -9,6 +9,9 @@
   "use strict";
   var root = document.getElementById("table");
   if (!root) return;
+  // The photo page's link to the side switch (for the host) opens it.
+  var sideSwitch = document.getElementById("change-side");
+  if (sideSwitch && window.location.hash === "#change-side") sideSwitch.open = true;
   var pollMs = parseInt(root.dataset.pollMs, 10) || 1000;
   var busy = false;
   var streaming = false; // the stream is open: no need to poll

@@ -208,3 +208,38 @@ def test_back_after_saving_a_reading_shows_the_saved_sheet(app: Flask, server: s
         assert shown == stored.replace("\n", "")
         assert errors == []
         browser.close()
+
+
+def test_the_host_taps_from_a_wrong_side_photo_to_the_side_switch(app: Flask, server: str) -> None:
+    """The host's phone at 320 px sends a side A sheet to a side B table:
+    under the sentence, a button leads to the host page with its side switch
+    open, side A's button a full tap target on the screen."""
+    sync_playwright = playwright_or_skip()
+    SHOTS.mkdir(exist_ok=True)
+    t = make_table(app, ["Ann", "Ben"], side="B")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        context = browser.new_context(viewport={"width": 320, "height": 700}, has_touch=True, is_mobile=True)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
+        page.goto(f"{server}/t/{t.code}/sheets/1/spring")
+        page.wait_for_load_state("load")
+        with page.expect_navigation():
+            page.set_input_files("#photo-input", str(SAMPLES / f"{SAMPLE}.jpg"))
+        assert "the host can switch the table to side A" in page.locator("#photo-error").inner_text()
+        page.screenshot(path=str(SHOTS / "wrong-side-host-320.png"))
+        with page.expect_navigation():
+            page.locator("#side-switch").tap()
+        assert page.locator("#change-side").evaluate("d => d.open") is True
+        button = page.locator('#change-side button[value="A"]')
+        button.scroll_into_view_if_needed()
+        box = button.bounding_box()
+        assert box is not None and box["height"] >= 44 and box["x"] + box["width"] <= 320
+        page.screenshot(path=str(SHOTS / "side-switch-open-320.png"))
+        with page.expect_navigation():
+            button.tap()
+        assert f"Table {t.code} now plays map side A." in page.locator(".flash").inner_text()
+        assert errors == []
+        browser.close()

@@ -379,6 +379,30 @@ def test_a_photo_of_another_side_is_refused(app: Flask, client: FlaskClient) -> 
     assert stored_sheets(app, t) == before
 
 
+def _side_switch_link(html: str) -> str | None:
+    found = re.search(r'<a id="side-switch"[^>]*href="([^"]+)"', html)
+    return found.group(1) if found else None
+
+
+def test_the_host_is_one_tap_from_the_side_switch(app: Flask, client: FlaskClient) -> None:
+    """The host, photographing a sheet of the other side on their own phone,
+    is linked to the host page's side switch, opened; a player is not (the
+    player's phone holds no host link), nor the host once a sheet is saved."""
+    t = _table(app, client, side="B")
+    host = app.test_client()
+    assert host.get(f"/t/{t.code}/sheets?host={t.host}").status_code == 303  # this phone is now the host's
+    data, _ = sample()
+    response = post_photo(host, t, 1, "spring", data)
+    assert response.status_code == 422 and "the host can switch" in (photo_error(response.text) or "")
+    assert _side_switch_link(response.text) == f"/t/{t.code}/host/{t.host}#change-side"
+    assert _side_switch_link(post_photo(client, t, 1, "spring", data).text) is None
+
+    assert save(client, t, 1, "spring", MapSheet.blank(map_sides()["B"]).text()).status_code == 200
+    response = post_photo(host, t, 1, "spring", data)
+    assert "set up a new table" in (photo_error(response.text) or "")
+    assert _side_switch_link(response.text) is None
+
+
 def test_after_a_sheet_is_saved_another_side_needs_a_new_table(app: Flask, client: FlaskClient) -> None:
     t = _table(app, client, side="B")
     other = app.test_client()
