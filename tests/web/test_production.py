@@ -209,16 +209,16 @@ def test_a_photo_being_read_holds_up_no_other_page(tmp_path: Path) -> None:
         _, editor, _ = http.request(f"/t/{code}/sheets/1/spring")
         follower = EventStream(http.base, f"/t/{code}/events?taps=0")
         assert follower.status == 200
-        body, content_type = multipart({"csrf_token": csrf_token(editor)}, photo)
         answered: list[str] = []
 
+        def sent(data: bytes) -> urllib.request.Request:
+            """The editor's photo form with ``data``, answered in JSON."""
+            body, content_type = multipart({"csrf_token": csrf_token(editor)}, data)
+            headers = {"Content-Type": content_type, "Accept": "application/json"}
+            return urllib.request.Request(f"{http.base}/t/{code}/sheets/1/spring/photo", body, headers)
+
         def read() -> tuple[int, str]:
-            request = urllib.request.Request(
-                f"{http.base}/t/{code}/sheets/1/spring/photo",
-                data=body,
-                headers={"Content-Type": content_type, "Accept": "application/json"},
-            )
-            with http.opener.open(request, timeout=60) as response:
+            with http.opener.open(sent(photo), timeout=60) as response:
                 answered.append("photo")
                 return response.status, response.read().decode()
 
@@ -235,14 +235,8 @@ def test_a_photo_being_read_holds_up_no_other_page(tmp_path: Path) -> None:
         assert status == 200 and len(json.loads(text)["grid"]) == 11
         assert answered == ["reveal", "photo"]
         # a file that is no photo: the reading thread's refusal is the player's sentence
-        body, content_type = multipart({"csrf_token": csrf_token(editor)}, b"Cartographers is a game.\n" * 50)
-        request = urllib.request.Request(
-            f"{http.base}/t/{code}/sheets/1/spring/photo",
-            data=body,
-            headers={"Content-Type": content_type, "Accept": "application/json"},
-        )
         with pytest.raises(urllib.error.HTTPError) as refused:
-            http.opener.open(request, timeout=60)
+            http.opener.open(sent(b"Cartographers is a game.\n" * 50), timeout=60)
         assert refused.value.code == 400 and "not a picture" in json.loads(refused.value.read())["error"]
     finally:
         proc.send_signal(signal.SIGTERM)
