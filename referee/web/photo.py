@@ -20,8 +20,9 @@ from __future__ import annotations
 import base64
 import hashlib
 import io
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
@@ -47,7 +48,7 @@ from referee.vision.load import load_photo
 from referee.vision.printable import PAPERS, PrintableError, sheet_pdf
 from referee.vision.reader import SheetReading, corners_from_text, read_sheet
 from referee.vision.render import SheetWords
-from referee.web import i18n, sheets
+from referee.web import database, i18n, sheets
 from referee.web.database import get_session
 from referee.web.errors import answer, wants_json
 from referee.web.forms import Form
@@ -55,6 +56,7 @@ from referee.web.offload import off_the_loop
 from referee.web.seats import host_token
 
 bp = Blueprint("photo", __name__)
+T = TypeVar("T")
 # A refused sheet (a season not begun, a seat that does not exist) answers as on the sheet pages.
 bp.register_error_handler(RefereeError, sheets._refused)
 
@@ -230,6 +232,13 @@ def _mark_photo(data: bytes) -> dict[str, Any] | None:
     return {"url": _jpeg_url(rgb, MARK_JPEG_QUALITY), "width": rgb.shape[1], "height": rgb.shape[0]}
 
 
+def _aside(compute: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``compute`` in the worker's reading thread (``offload``), this request's
+    database connection given back meanwhile."""
+    database.release_connection()
+    return off_the_loop(compute, *args, **kwargs)
+
+
 def _refuse(
     code: str,
     number: int,
@@ -246,7 +255,7 @@ def _refuse(
     the host page's side switch."""
     if wants_json():
         return answer(status, sentence)
-    mark = off_the_loop(_mark_photo, data) if data is not None else None
+    mark = _aside(_mark_photo, data) if data is not None else None
     page = sheets.editor_page(
         code, number, season, photo_error=sentence, mark_photo=mark, side_switch_url=side_switch_url
     )
@@ -273,7 +282,7 @@ def read(code: str, number: int, season: str) -> ResponseReturnValue:
     except ValueError:
         return _refuse(code, number, season, 400, sheets.sentence(str(BAD_CORNERS)), data)
     try:
-        reading = off_the_loop(
+        reading = _aside(
             read_sheet,
             data,
             t.side.letter,

@@ -20,6 +20,9 @@ from PIL import Image
 from referee.rules.data import map_sides
 from referee.rules.sheet import MapSheet
 from referee.vision.reader import read_sheet
+from referee.web import photo
+from referee.web.database import engine_of
+from referee.web.offload import off_the_loop
 from referee.web.photo import reading_config
 from tests.table.test_bgstats import AMBUSHES
 from tests.web_photo.conftest import (
@@ -71,6 +74,28 @@ def test_photo_prefills_the_editor_and_saves_nothing(app: Flask, client: FlaskCl
     # The squares to check are outlined on the photo too.
     assert len(re.findall(r'<span data-i="\d+" style="--r:', response.text)) == len(shown["check"])
     assert "not saved yet" in response.text
+
+
+def test_no_database_connection_is_held_while_a_photo_is_read(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under gevent a worker's photos wait their turn for its one reading
+    thread: each must wait without a connection of the pool, or a burst of
+    photos holds them all and a host's tap waits for one. A refused photo,
+    offered for marking, is decoded again the same way."""
+    pool = engine_of(app).pool
+    held: list[int] = []
+
+    def watched(compute: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        held.append(pool.checkedout())
+        return off_the_loop(compute, *args, **kwargs)
+
+    monkeypatch.setattr(photo, "off_the_loop", watched)
+    t = _table(app, client)
+    data, _ = sample()
+    assert post_photo(client, t, 1, "spring", data).status_code == 200
+    assert post_photo(client, t, 1, "spring", _blank_page()).status_code == 422  # read, then marked
+    assert held == [0, 0, 0]
 
 
 def test_the_photo_shown_is_a_small_picture_of_the_grid(app: Flask, client: FlaskClient) -> None:
