@@ -81,6 +81,14 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True, pool_size=POOL_SIZE, max_overflow=POOL_SIZE)
 
 
+def release(session: Session) -> None:
+    """End ``session``'s transaction, with nothing pending in it, so that its
+    connection goes back to the pool while its owner waits on something
+    else; what it loaded stays readable (``session_factory`` keeps objects
+    after a commit), and its next query takes a connection again."""
+    session.commit()
+
+
 def create_schema(engine: Engine) -> None:
     """Bring the schema up to the newest migration (``referee.store.schema``):
     a new database gets every table, an older one the migrations it lacks, and

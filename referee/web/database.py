@@ -14,7 +14,7 @@ from flask import Flask, current_app, g
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, scoped_session
 
-from referee.store.db import session_factory
+from referee.store.db import release, session_factory
 
 EXTENSION = "referee.db"
 
@@ -56,11 +56,9 @@ def close_session(_exc: BaseException | None = None) -> None:
 
 def release_connection() -> None:
     """Give this request's database connection back to the pool while the
-    request waits on something else (a photo being read in the worker's
-    reading thread, ``offload``): ends its transaction, in which nothing is
-    pending then. What it loaded stays readable (``expire_on_commit=False``),
-    and its next query takes a connection again. Under gevent a worker's
-    photos wait their turn for the one reading thread, and each held its
-    connection meanwhile: 24 photos sent at once held all of them, and a
-    host's tap waited 21 s for one."""
-    get_session().commit()
+    request waits on something else: a photo being read in the worker's
+    reading thread (``offload``). Under gevent a worker's photos wait their
+    turn for that one thread, and each held its connection meanwhile: 24
+    photos sent at once held all of them, and a host's tap waited 21 s for
+    one (``referee.store.db.release``)."""
+    release(get_session())
