@@ -89,6 +89,9 @@
   // paints, when the coin track shows fewer (season.coin_warning says the same on save).
   // Mountains closed in before this season were warned about then, and alone warn no more.
   const knownMountains = new Set(cfg.knownMountains || []);
+  // A photo whose coin track could not be read leaves the saved count on the track, and the
+  // photo note asks the player to set it: no warning about a count nobody has set yet.
+  let coinsUnset = reading !== null && reading.coins === null;
 
   function surroundedMountains() {
     const out = [];
@@ -105,6 +108,10 @@
   function renderCoinWarning() {
     const warning = document.getElementById("coin-warning");
     if (!warning) return;
+    if (coinsUnset) {
+      warning.hidden = true;
+      return;
+    }
     const mountains = surroundedMountains();
     const n = Math.min(mountains.length, cfg.track);
     const short = state.coins < n && mountains.some((i) => !knownMountains.has(i));
@@ -261,6 +268,7 @@
     root.querySelectorAll("#coin-track .coin").forEach((b) => {
       b.addEventListener("click", () => {
         const n = Number(b.dataset.n);
+        coinsUnset = false;
         remember();
         // Tapping the last filled coin empties it; any other coin fills the track up to it.
         state.coins = state.coins === n ? n - 1 : n;
@@ -270,7 +278,11 @@
 
     const step = (d) => () => {
       const n = Math.min(cfg.track, Math.max(0, state.coins + d));
-      if (n === state.coins) return;
+      coinsUnset = false;
+      if (n === state.coins) {
+        render(); // − at 0 or + at the end still says "this is my count"
+        return;
+      }
       remember();
       state.coins = n;
       changed();
@@ -342,6 +354,7 @@
       state = fromServer(data);
       dirty = false;
       toCheck.clear();
+      coinsUnset = false;
       const note = document.getElementById("photo-note");
       if (note) note.hidden = true;
       // A photo's reading is the answer to a POST: once it is saved, this

@@ -243,3 +243,61 @@ def test_the_host_taps_from_a_wrong_side_photo_to_the_side_switch(app: Flask, se
         assert f"Table {t.code} now plays map side A." in page.locator(".flash").inner_text()
         assert errors == []
         browser.close()
+
+
+def _surrounded_mountains(grid: list[str]) -> int:
+    """Mountains with no empty square beside them, counted as the editor does."""
+    count = 0
+    for r in range(11):
+        for c in range(11):
+            around = [(r + dr, c + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))]
+            inside = [(y, x) for y, x in around if 0 <= y < 11 and 0 <= x < 11]
+            count += grid[r][c] == "^" and all(grid[y][x] != "." for y, x in inside)
+    return count
+
+
+def test_unread_coins_are_asked_for_once(app: Flask, server: str) -> None:
+    """A reading whose coin track could not be read asks for the coins in its
+    note, and the warning that the track shows too few waits until the player
+    has set a count: the saved 0 is nobody's answer yet."""
+    sync_playwright = playwright_or_skip()
+    photo = SAMPLES / "008.jpg"  # side D: its coin track reads as unknown
+    t = make_table(app, ["Ann", "Ben"], side="D")
+    reading = table_reading(t, photo.read_bytes())
+    surrounded = _surrounded_mountains(reading.grid)
+    assert reading.coins is None and surrounded >= 2
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page, errors = _phone(browser, server, t.code)
+        with page.expect_navigation():
+            page.set_input_files("#photo-input", str(photo))
+        note = page.locator("#photo-note").inner_text()
+        assert "The coin track could not be read: set your coins below." in note
+        assert page.locator("#coin-warning").is_hidden()
+        page.locator('#coin-track .coin[data-n="1"]').tap()
+        warning = page.locator("#coin-warning")
+        assert warning.is_visible()
+        assert f"surrounds {surrounded} mountains" in warning.inner_text()
+        assert "shows only 1" in warning.inner_text()
+        page.locator(f'#coin-track .coin[data-n="{surrounded}"]').tap()
+        assert warning.is_hidden()
+        assert errors == []
+        browser.close()
+
+
+def test_minus_at_zero_sets_unread_coins_to_zero(app: Flask, server: str) -> None:
+    """Tapping − on an unread track at 0 is the player's answer "no coins":
+    the warning that the track shows too few comes back."""
+    sync_playwright = playwright_or_skip()
+    photo = SAMPLES / "008.jpg"
+    t = make_table(app, ["Ann", "Ben"], side="D")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page, errors = _phone(browser, server, t.code)
+        with page.expect_navigation():
+            page.set_input_files("#photo-input", str(photo))
+        assert page.locator("#coin-warning").is_hidden()
+        page.locator("#coin-minus").tap()
+        assert "shows only 0" in page.locator("#coin-warning").inner_text()
+        assert errors == []
+        browser.close()
