@@ -12,6 +12,7 @@
   const status = document.getElementById("photo-status");
   const label = form.querySelector(".photo-button");
   const limit = Number(form.dataset.limit) || 0;
+  const STILL_READING_AFTER = 6000; // ms: most photos are read in well under a second
   const SHRINK_ABOVE = 2 * 1024 * 1024; // bytes: a phone's full-size JPEG is 3 to 8 MB
   const LONG_SIDE = 2400; // pixels kept on the long side when shrinking
 
@@ -72,5 +73,10 @@
     busy(form.dataset.textReading);
     if (editor) editor.leave(); // asked above already
     form.submit();
+    // A slow connection or a hard photo (one the reader has to search long
+    // for its grid) keeps the page waiting: say that it is still at work.
+    window.setTimeout(() => {
+      if (label.classList.contains("busy")) status.textContent = form.dataset.textStillReading;
+    }, STILL_READING_AFTER);
   });
 })();

@@ -301,3 +301,37 @@ def test_minus_at_zero_sets_unread_coins_to_zero(app: Flask, server: str) -> Non
         assert "shows only 0" in page.locator("#coin-warning").inner_text()
         assert errors == []
         browser.close()
+
+
+def test_a_long_read_says_it_is_still_at_work(app: Flask, server: str) -> None:
+    """While the referee has not answered the photo after some seconds (a
+    slow connection, or a photo whose grid takes long to find), the page
+    says it is still reading, so that nobody takes it for stuck."""
+    sync_playwright = playwright_or_skip()
+    t = make_table(app, ["Ann", "Ben"])
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page, errors = _phone(browser, server, t.code)
+        held: list[Any] = []
+        page.route("**/photo", lambda route: held.append(route))  # answered only after 7 s
+        # What the status line says, kept where the next page can read it
+        # (Playwright reads no page while a navigation waits for its answer).
+        page.evaluate(
+            """() => { const s = document.getElementById('photo-status');
+            new MutationObserver(() => sessionStorage.setItem('said',
+              (sessionStorage.getItem('said') || '') + '|' + s.textContent))
+              .observe(s, {childList: true, characterData: true, subtree: true}); }"""
+        )
+        with page.expect_request("**/photo"):
+            page.set_input_files("#photo-input", str(SAMPLES / f"{SAMPLE}.jpg"))
+        page.wait_for_timeout(7000)
+        with page.expect_navigation():
+            held[0].continue_()
+        said = page.evaluate("() => sessionStorage.getItem('said')").split("|")[1:]
+        assert said[-2:] == [
+            "Reading your photo…",
+            "Still reading your photo: a hard one can take half a minute. Keep this page open.",
+        ]
+        page.wait_for_selector("#photo-note")  # the photo read as usual once answered
+        assert errors == []
+        browser.close()
