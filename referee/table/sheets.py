@@ -136,18 +136,37 @@ class Editing:
     """Whether this season has a score yet."""
     gorgon: list[Cell]
     """The spaces a waiting Gorgon's gaze may destroy (none when no gaze waits)."""
+    locked: bool
+    """Whether a later season has been scored from this map, which can then no longer change."""
+    next_begun: bool
+    """Whether the next season's sheet has been opened from this season's
+    scored map, whose score can then no longer change."""
+
+
+LOCKED = _("A later season has been scored; this season's map can no longer change.")
 
 
 def open_for_editing(session: Session, table: Table, seat: Seat, s: int) -> Editing:
     """The seat's sheet for season ``s`` (opened if need be), as the editor page shows it."""
     sheet = open_sheet(session, table, seat, s)
-    return Editing(sheet, find_score(session, seat, s) is not None, gorgon_pending(table, sheet))
+    return Editing(
+        sheet,
+        find_score(session, seat, s) is not None,
+        gorgon_pending(table, sheet),
+        is_locked(session, seat, s),
+        s < 3 and find_sheet(session, seat, s + 1) is not None,
+    )
+
+
+def is_locked(session: Session, seat: Seat, s: int) -> bool:
+    """Whether season ``s``'s map is locked: a later season has been scored from it."""
+    return s < 3 and find_score(session, seat, s + 1) is not None
 
 
 def refuse_if_locked(session: Session, seat: Seat, s: int) -> None:
     """Refuse to change season ``s``'s map once a later season has been scored from it."""
-    if s < 3 and find_score(session, seat, s + 1) is not None:
-        raise Refused(CONFLICT, _("A later season has been scored; this season's map can no longer change."))
+    if is_locked(session, seat, s):
+        raise Refused(CONFLICT, LOCKED)
 
 
 def open_to_change(session: Session, table: Table, seat: Seat, s: int) -> SeasonSheet:

@@ -222,6 +222,7 @@ def editor_words() -> dict[str, Any]:
             )
         ),
         "saveFirst": str(_("Save the map first: the season is scored from the saved sheet.")),
+        "noHero": str(_("No hero card has come out yet: a hero is drawn once its card is revealed.")),
         "outlined": plural_forms(ngettext("%(num)d outlined square", "%(num)d outlined squares", 0)),
         "coinWarning": plural_forms(
             ngettext(
@@ -260,7 +261,9 @@ def editor_page(code: str, number: int, season: str, **extra: Any) -> str:
         orientation_names=ORIENTATION_NAMES,
         sheet=editing.sheet,
         config=config,
-        can_change=may_change(t.table, seat),
+        can_change=may_change(t.table, seat) and not editing.locked,
+        locked=editing.locked,
+        next_begun=editing.next_begun,
         mine=my_seat(t.table),
         scored=editing.scored,
         ended=t.ended(s),

@@ -191,11 +191,16 @@
     if (brush === "H") {
       if (stroke.hero) return; // one hero per tap
       stroke.hero = true;
+      const card = document.getElementById("hero-card");
+      if (!card || !card.value) {
+        say(TEXT.noHero, "error"); // no hero card is out: there is no hero to draw
+        return;
+      }
       state.heroes = state.heroes.filter((h) => !(h.at[0] === r && h.at[1] === c));
       state.codes[i] = "H";
       delete state.tags[i];
       state.heroes.push({
-        hero: document.getElementById("hero-card").value,
+        hero: card.value,
         at: [r, c],
         orientation: document.getElementById("hero-orientation").value,
       });
@@ -357,6 +362,8 @@
       coinsUnset = false;
       const note = document.getElementById("photo-note");
       if (note) note.hidden = true;
+      const refused = document.getElementById("score-refused");
+      if (refused) refused.hidden = true;
       // A photo's reading is the answer to a POST: once it is saved, this
       // history entry becomes the sheet's own page, so that Back from the
       // score shows the saved sheet, not the reading as it came.
@@ -392,7 +399,11 @@
     scoreForm.addEventListener("submit", (e) => {
       if (dirty) {
         e.preventDefault();
-        say(TEXT.saveFirst, "error");
+        // Beside the button: the page's banner is a screen or more above it on a phone.
+        const refused = document.getElementById("score-refused");
+        refused.textContent = TEXT.saveFirst;
+        refused.hidden = false;
+        refused.scrollIntoView({ block: "nearest" });
       }
     });
   }

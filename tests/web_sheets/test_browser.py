@@ -179,3 +179,34 @@ def test_coin_warning_follows_the_brush(app: Flask, server: str) -> None:
         page.click('#coin-track .coin[data-n="1"]')
         assert warning.is_hidden()
         browser.close()
+
+
+def test_score_before_saving_says_so_beside_the_button(app: Flask, server: str) -> None:
+    """At the season's end, a tap on Score with the map not saved is refused
+    beside the button, where the thumb is (the page's banner is a screen
+    above); once saved, the sentence goes and Score scores."""
+    sync_playwright = playwright_or_skip()
+    t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
+    t.set_taps(t.season_end(0))
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True).new_page()
+        page.goto(f"{server}/t/{t.code}/sheets")
+        page.locator(".seat").nth(0).locator("text=This is me").tap()
+        page.wait_for_selector("#board")
+        _brush(page, "Forest")
+        page.locator('#board .cell[data-i="0"]').tap()
+        score = page.locator("#score-form button")
+        score.scroll_into_view_if_needed()
+        score.tap()
+        refused = page.locator("#score-refused")
+        assert refused.inner_text() == "Save the map first: the season is scored from the saved sheet."
+        box = refused.bounding_box()
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844  # on the screen
+        assert page.url.endswith("/sheets/1/spring")
+        _save(page)
+        assert refused.is_hidden()
+        with page.expect_navigation():
+            score.tap()
+        assert page.url.endswith("/sheets/1/spring/score")
+        browser.close()

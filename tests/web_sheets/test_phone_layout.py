@@ -271,6 +271,50 @@ def test_the_hero_brush_selects_have_room_on_a_phone(
 
 
 @pytest.mark.parametrize("width", WIDTHS)
+def test_the_hero_brush_before_any_hero_card_says_so_in_a_line_of_its_own(
+    app: Flask, client: Any, server: str, browser: Any, width: int
+) -> None:
+    """Before a hero card is out, the Hero brush shows the sentence that no
+    hero is out, above nothing it could cover (no empty selects), and a tap
+    on the map with it says the sentence instead of drawing a nameless hero."""
+    t = make_table(app, ["Ann", "Ben"], edition="heroes", side="C")
+    as_host(client, t)
+    page = phone(browser, width)
+    page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
+    page.goto(f"{server}/t/{t.code}/sheets/1/spring")
+    page.tap(".brush.t-H")
+    hint = box(page, "#no-hero")
+    assert page.locator("#hero-card, #hero-orientation").count() == 0
+    assert hint["x"] >= 0 and hint["x"] + hint["width"] <= width
+    for other in page.locator(".brush, .actions .button").all():
+        assert not overlap(hint, other.bounding_box() or {}), f"the sentence covers a button at {width} px"
+    toolbar = box(page, ".toolbar")
+    assert toolbar["height"] <= 260, f"the toolbar takes {toolbar['height']} px"
+    page.locator('#board .cell[data-i="0"]').tap()
+    assert "No hero card has come out yet" in page.locator("#banner").inner_text()
+    assert "t-H" not in (page.locator('#board .cell[data-i="0"]').get_attribute("class") or "")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_coins_are_thumb_targets(app: Flask, client: Any, server: str, browser: Any, width: int) -> None:
+    """Each of the fourteen coins is a tap target a thumb hits (two rows of
+    seven on a phone), all on the screen."""
+    t = make_table(app, ["Ann", "Ben"])
+    as_host(client, t)
+    page = phone(browser, width)
+    page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
+    page.goto(f"{server}/t/{t.code}/sheets/1/spring")
+    coins = [c.bounding_box() or {} for c in page.locator("#coin-track .coin").all()]
+    assert len(coins) == 14
+    for coin in coins:
+        assert coin["width"] >= 36 and coin["height"] >= 36, f"a coin is {coin['width']} px at {width} px"
+        assert coin["x"] >= 0 and coin["x"] + coin["width"] <= width
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, f"sideways scroll at {width} px"
+    page.locator('#coin-track .coin[data-n="9"]').tap()
+    assert page.locator("#coin-count").inner_text() == "9"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
 def test_a_score_sheet_box_holds_a_monster_penalty_of_two_digits(
     app: Flask, client: Any, server: str, browser: Any, width: int
 ) -> None:

@@ -291,3 +291,30 @@ def test_the_editors_words_in_czech(client: FlaskClient, app: Flask) -> None:
     }
     assert words["coinWarning"]["few"].startswith("Mapa obklopuje {n} hory,")
     assert words["coinWarning"]["other"].endswith("ale na počítadle je jen %(coins)d.")
+
+
+def test_an_earlier_season_says_why_it_no_longer_changes(client: FlaskClient, table: TableAt) -> None:
+    """Once summer has begun from spring's scored map, spring's editor offers
+    no "Score again" (it would be refused) and says why; once summer is
+    scored, spring's map opens read-only, with the reason, instead of
+    offering brushes, a photo and Save that a save would refuse."""
+    claim(client, table, 1)
+    save(client, table, 1, "spring", SPRING, coins=1)
+    table.set_taps(table.season_start(1))
+    score(client, table, 1, "spring")
+    html, _ = editor(client, table, 1, "spring")
+    assert 'id="score-form"' in html and "can no longer change" not in html  # summer not opened yet
+    editor(client, table, 1, "summer")
+    html, _ = editor(client, table, 1, "spring")
+    assert 'id="score-form"' not in html
+    assert "Ann's next season has begun from this map; Spring's score can no longer change." in html
+    assert 'id="save"' in html  # the map itself may still change until summer is scored
+    table.set_taps(table.season_end(1))
+    assert save(client, table, 1, "summer", SPRING, coins=1).status_code == 200
+    score(client, table, 1, "summer")
+    html, _ = editor(client, table, 1, "spring")
+    assert "A later season has been scored; this season's map can no longer change." in html
+    for gone in ('id="save"', 'id="photo-form"', 'id="score-form"', 'class="brush'):
+        assert gone not in html, gone
+    assert 'class="board readonly"' in html
+    assert "You can look at" not in html  # the seat's own phone: the reason is the season, not the seat
