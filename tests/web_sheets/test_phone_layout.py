@@ -213,6 +213,24 @@ def test_the_tv_view_puts_the_four_edicts_in_one_row_on_a_tv(app: Flask, server:
     assert len(tops) == 1, tops
 
 
+@pytest.mark.parametrize(("season", "said"), [(0, "End of spring"), (3, "Winter is over: the game ends")])
+def test_the_tv_says_the_season_is_over_on_its_first_screen(
+    app: Flask, server: str, browser: Any, season: int, said: str
+) -> None:
+    """On a 1280 x 720 TV the season's end is told below the last card,
+    below the fold: the room sees it beside the time track too."""
+    t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
+    t.set_taps(t.season_end(season))
+    page = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    page.goto(f"{server}/t/{t.code}/tv")
+    tag = box(page, ".season-over-tag")
+    assert page.locator(".season-over-tag").inner_text() == said
+    assert tag["y"] + tag["height"] <= 720
+    t.set_taps(t.season_end(season) - 1)
+    page.goto(f"{server}/t/{t.code}/tv")
+    assert page.locator(".season-over-tag").count() == 0
+
+
 def assert_header_fits(page: Any, width: int, where: str) -> None:
     """The top bar's parts (name, table code, EN / CS) side by side or
     wrapped, never over each other or off the screen."""
