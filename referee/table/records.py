@@ -59,6 +59,13 @@ def known_mountains(session: Session, table: Table, seat: Seat, s: int) -> list[
     return season.surrounded_mountains(MapSheet.parse(record.map_text, table.side))
 
 
+def coins_before(session: Session, seat: Seat, s: int) -> int:
+    """The coins filled when season ``s`` began (the season before, as scored):
+    the rules only ever fill coins, so the track never shows fewer later."""
+    record = find_score(session, seat, s - 1) if s > 0 else None
+    return 0 if record is None else record.coins
+
+
 def map_of(table: Table, sheet: SeasonSheet) -> MapSheet:
     """The sheet's map on the table's map side."""
     return MapSheet.parse(sheet.map_text, table.side)

@@ -25,7 +25,7 @@ from referee.table import SEASON_NAMES, SEASONS, SeasonSheet, Seat, Table, ambus
 from referee.table import sheets as table_sheets
 from referee.table.bgstats import bgstats_link
 from referee.table.deal import hero_patterns
-from referee.table.records import known_mountains, map_of, scores_by_seat
+from referee.table.records import coins_before, known_mountains, map_of, scores_by_seat
 from referee.table.standings import EXPORT_FIELDS, export_game, export_rows, settle
 from referee.web.database import get_session
 from referee.web.dealer import load
@@ -202,6 +202,7 @@ def _editor_config(t: Table, seat: Seat, sheet: SeasonSheet, s: int) -> dict[str
         else None,
         "warning": _str(season.coin_warning(themap, sheet.coins, known)),
         "knownMountains": sorted(r * SIZE + c for r, c in known),
+        "coinsBefore": coins_before(get_session(), seat, s),
         "text": editor_words(),
     }
 
@@ -224,6 +225,15 @@ def editor_words() -> dict[str, Any]:
         "saveFirst": str(_("Save the map first: the season is scored from the saved sheet.")),
         "noHero": str(_("No hero card has come out yet: a hero is drawn once its card is revealed.")),
         "outlined": plural_forms(ngettext("%(num)d outlined square", "%(num)d outlined squares", 0)),
+        "coinsLost": plural_forms(
+            ngettext(
+                "The season before ended with %(num)d coin, and coins are never lost: "
+                "the track shows only %(coins)d.",
+                "The season before ended with %(num)d coins, and coins are never lost: "
+                "the track shows only %(coins)d.",
+                0,
+            )
+        ),
         "coinWarning": plural_forms(
             ngettext(
                 "The map surrounds %(num)d mountain, each worth a coin, "

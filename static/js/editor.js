@@ -112,6 +112,13 @@
       warning.hidden = true;
       return;
     }
+    const before = cfg.coinsBefore || 0;
+    if (state.coins < before) {
+      // Coins are only ever filled: fewer than the season before is a slip.
+      warning.hidden = false;
+      warning.textContent = counted(TEXT.coinsLost, before).replace("%(coins)d", state.coins);
+      return;
+    }
     const mountains = surroundedMountains();
     const n = Math.min(mountains.length, cfg.track);
     const short = state.coins < n && mountains.some((i) => !knownMountains.has(i));

@@ -210,3 +210,33 @@ def test_score_before_saving_says_so_beside_the_button(app: Flask, server: str) 
             score.tap()
         assert page.url.endswith("/sheets/1/spring/score")
         browser.close()
+
+
+def test_fewer_coins_than_the_season_before_are_warned_about(app: Flask, client: Any, server: str) -> None:
+    """Coins are only ever filled: summer's track set below the 3 coins spring
+    was scored with gets a warning, which goes once the count is 3 again."""
+    from tests.web_sheets.conftest import as_host, save, score
+
+    sync_playwright = playwright_or_skip()
+    t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
+    t.set_taps(t.season_end(0))
+    as_host(client, t)
+    assert save(client, t, 1, "spring", MapSheet.blank("A").text(), coins=3).status_code == 200
+    score(client, t, 1, "spring")
+    t.set_taps(t.season_start(1))
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True).new_page()
+        page.goto(f"{server}/t/{t.code}/sheets")
+        page.locator(".seat").nth(0).locator("text=This is me").tap()
+        page.wait_for_selector("#board")
+        page.goto(f"{server}/t/{t.code}/sheets/1/summer")
+        warning = page.locator("#coin-warning")
+        assert page.locator("#coin-count").inner_text() == "3" and warning.is_hidden()
+        page.locator('#coin-track .coin[data-n="1"]').tap()
+        assert warning.inner_text() == (
+            "The season before ended with 3 coins, and coins are never lost: the track shows only 1."
+        )
+        page.locator('#coin-track .coin[data-n="3"]').tap()
+        assert warning.is_hidden()
+        browser.close()
