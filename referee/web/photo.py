@@ -41,6 +41,7 @@ from referee.rules.errors import RefereeError
 from referee.rules.geometry import SIZE
 from referee.rules.i18n import _
 from referee.table import SEASON_NAMES, SeasonSheet, Table
+from referee.table.records import coins_before
 from referee.table.sheets import open_to_change
 from referee.table.sides import other_sides
 from referee.vision.errors import NoGridError, OtherSideError, TooLargeError, VisionError, WrongSheetError
@@ -184,14 +185,18 @@ def _photo_url(reading: SheetReading) -> str:
     return _jpeg_url(reading.canvas, PHOTO_JPEG_QUALITY)
 
 
-def reading_config(t: Table, sheet: SeasonSheet, reading: SheetReading) -> dict[str, Any]:
+def reading_config(
+    t: Table, sheet: SeasonSheet, reading: SheetReading, coins_before: int = 0
+) -> dict[str, Any]:
     """What the editor needs to start from the reading instead of the saved map.
 
     ``check`` lists the squares to outline: those the reader doubts, filled
     spaces of the saved map that the photo reads differently (a filled space
     is never emptied in play), and heroes with no hero card yet. ``retake``
     says whether the reader doubts so many squares that another photo may
-    read better."""
+    read better. Coins read below ``coins_before``, the count the season
+    before was scored with, are set aside (``coinsBelow``): a filled coin is
+    never emptied in play, so that reading is wrong, and the player is asked."""
     codes = "".join(reading.grid)
     saved = sheet.map_text.replace("\n", "")
     doubtful = {r * SIZE + c for r, c in reading.doubtful()}
@@ -207,9 +212,11 @@ def reading_config(t: Table, sheet: SeasonSheet, reading: SheetReading) -> dict[
     unnamed = {i for i, code in enumerate(codes) if code == terrain.HERO and i not in named}
     track = t.side.coin_track
     coins = min(reading.coins, track) if reading.coins is not None else None
+    below = coins is not None and coins < coins_before
     return {
         "map": codes,
-        "coins": coins,
+        "coins": None if below else coins,
+        "coinsBelow": [coins, coins_before] if below else None,
         "heroes": heroes,
         "doubtful": sorted(doubtful),
         "changed": sorted(changed - doubtful),
@@ -310,7 +317,7 @@ def read(code: str, number: int, season: str) -> ResponseReturnValue:
         return _refuse(
             code, number, season, _status(error), sheets.sentence(str(error)), data if markable else None
         )
-    config = reading_config(t, sheet, reading)
+    config = reading_config(t, sheet, reading, coins_before(get_session(), seat, s))
     if wants_json():
         return jsonify(
             revision=sheet.revision,

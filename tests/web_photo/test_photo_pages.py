@@ -545,3 +545,43 @@ def test_a_later_scored_season_freezes_the_map(app: Flask, client: FlaskClient) 
     assert response.status_code == 409
     assert "can no longer change" in response.json["error"]
     assert stored_sheets(app, t) == before
+
+
+def test_coins_read_below_the_season_before_are_asked_for(app: Flask, client: FlaskClient) -> None:
+    """A filled coin is never emptied: spring was scored with 9 coins, and a
+    summer photo whose track reads 7 (sample 006) is not taken for 7; the
+    player is told why and asked, and the editor keeps the 9."""
+    t = _table(app, client)
+    data, _ = sample()
+    reading = table_reading(t, data)
+    assert reading.coins == 7
+    t.set_taps(t.season_end(0))
+    assert save(client, t, 1, "spring", MapSheet.blank("A").text(), coins=9).status_code == 200
+    score(client, t, 1, "spring")
+    t.set_taps(t.season_start(1))
+    editor(client, t, 1, "summer")
+    response = post_photo(client, t, 1, "summer", data)
+    assert response.status_code == 200, photo_error(response.text)
+    config = page_config(response.text)
+    assert config["reading"]["coins"] is None and config["coins"] == 9
+    note = re.sub(r"<[^>]+>", "", response.text.split('id="photo-note"')[1].split("</div>")[0])
+    assert (
+        "The coin track read as 7, fewer than the 9 coins the season before ended with, "
+        "and coins are never lost: set your coins below." in note
+    )
+
+
+def test_reading_config_sets_aside_coins_below_the_season_before() -> None:
+    blank = MapSheet.blank("A").text()
+    reading = SimpleNamespace(
+        grid=tuple(blank.splitlines()),
+        confidence=tuple(tuple([1.0] * 11) for _ in range(11)),
+        coins=5,
+        doubtful=lambda: [],
+        worth_retaking=lambda: False,
+    )
+    sheet = SimpleNamespace(map_text=blank, heroes=[])
+    table = SimpleNamespace(side=SimpleNamespace(coin_track=14))
+    for before, coins, below in ((0, 5, None), (5, 5, None), (6, None, [5, 6])):
+        config = reading_config(table, sheet, reading, before)  # type: ignore[arg-type]
+        assert (config["coins"], config["coinsBelow"]) == (coins, below)
