@@ -18,7 +18,7 @@ from referee.rules.game import PlayerTotals, standings
 from referee.rules.season import score_season
 from referee.rules.sheet import MapSheet
 from tests.browser import ARGS, CHROMIUM, playwright_or_skip
-from tests.web_sheets.conftest import EASY_EDICTS, TableAt, make_table
+from tests.web_sheets.conftest import EASY_EDICTS, TableAt, as_host, make_table, save, score
 
 SHOTS = Path("/tmp/shots")
 SEASONS = ("spring", "summer", "fall", "winter")
@@ -47,6 +47,15 @@ def _brush(page: Any, name: str) -> None:
 def _save(page: Any) -> None:
     page.click("#save")
     page.wait_for_selector("#status:text-is('Saved.')")  # a string predicate is eval, which the CSP forbids
+
+
+def _seat_one(browser: Any, server: str, t: TableAt) -> Any:
+    """A 390 x 844 touch phone that took Ann's seat and shows her sheet."""
+    page = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True).new_page()
+    page.goto(f"{server}/t/{t.code}/sheets")
+    page.locator(".seat").nth(0).locator("text=This is me").tap()
+    page.wait_for_selector("#board")
+    return page
 
 
 def _engine_totals(t: TableAt, maps: dict[str, tuple[str, int]]) -> list[PlayerTotals]:
@@ -164,10 +173,7 @@ def test_coin_warning_follows_the_brush(app: Flask, server: str) -> None:
     t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True).new_page()
-        page.goto(f"{server}/t/{t.code}/sheets")
-        page.locator(".seat").nth(0).locator("text=This is me").click()
-        page.wait_for_selector("#board")
+        page = _seat_one(browser, server, t)
         warning = page.locator("#coin-warning")
         _brush(page, "Village")
         for r, c in ((0, 3), (1, 2), (1, 4)):
@@ -190,15 +196,12 @@ def test_score_before_saving_says_so_beside_the_button(app: Flask, server: str) 
     t.set_taps(t.season_end(0))
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True).new_page()
-        page.goto(f"{server}/t/{t.code}/sheets")
-        page.locator(".seat").nth(0).locator("text=This is me").tap()
-        page.wait_for_selector("#board")
+        page = _seat_one(browser, server, t)
         _brush(page, "Forest")
         page.locator('#board .cell[data-i="0"]').tap()
-        score = page.locator("#score-form button")
-        score.scroll_into_view_if_needed()
-        score.tap()
+        button = page.locator("#score-form button")
+        button.scroll_into_view_if_needed()
+        button.tap()
         refused = page.locator("#score-refused")
         assert refused.inner_text() == "Save the map first: the season is scored from the saved sheet."
         box = refused.bounding_box()
@@ -207,7 +210,7 @@ def test_score_before_saving_says_so_beside_the_button(app: Flask, server: str) 
         _save(page)
         assert refused.is_hidden()
         with page.expect_navigation():
-            score.tap()
+            button.tap()
         assert page.url.endswith("/sheets/1/spring/score")
         browser.close()
 
@@ -215,8 +218,6 @@ def test_score_before_saving_says_so_beside_the_button(app: Flask, server: str) 
 def test_fewer_coins_than_the_season_before_are_warned_about(app: Flask, client: Any, server: str) -> None:
     """Coins are only ever filled: summer's track set below the 3 coins spring
     was scored with gets a warning, which goes once the count is 3 again."""
-    from tests.web_sheets.conftest import as_host, save, score
-
     sync_playwright = playwright_or_skip()
     t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
     t.set_taps(t.season_end(0))
@@ -226,10 +227,7 @@ def test_fewer_coins_than_the_season_before_are_warned_about(app: Flask, client:
     t.set_taps(t.season_start(1))
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True).new_page()
-        page.goto(f"{server}/t/{t.code}/sheets")
-        page.locator(".seat").nth(0).locator("text=This is me").tap()
-        page.wait_for_selector("#board")
+        page = _seat_one(browser, server, t)
         page.goto(f"{server}/t/{t.code}/sheets/1/summer")
         warning = page.locator("#coin-warning")
         assert page.locator("#coin-count").inner_text() == "3" and warning.is_hidden()
