@@ -186,7 +186,7 @@ def _photo_url(reading: SheetReading) -> str:
 
 
 def reading_config(
-    t: Table, sheet: SeasonSheet, reading: SheetReading, coins_before: int = 0
+    t: Table, sheet: SeasonSheet, reading: SheetReading, filled_before: int = 0
 ) -> dict[str, Any]:
     """What the editor needs to start from the reading instead of the saved map.
 
@@ -194,7 +194,7 @@ def reading_config(
     spaces of the saved map that the photo reads differently (a filled space
     is never emptied in play), and heroes with no hero card yet. ``retake``
     says whether the reader doubts so many squares that another photo may
-    read better. Coins read below ``coins_before``, the count the season
+    read better. Coins read below ``filled_before``, the count the season
     before was scored with, are set aside (``coinsBelow``): a filled coin is
     never emptied in play, so that reading is wrong, and the player is asked."""
     codes = "".join(reading.grid)
@@ -212,11 +212,11 @@ def reading_config(
     unnamed = {i for i, code in enumerate(codes) if code == terrain.HERO and i not in named}
     track = t.side.coin_track
     coins = min(reading.coins, track) if reading.coins is not None else None
-    below = coins is not None and coins < coins_before
+    below = coins is not None and coins < filled_before
     return {
         "map": codes,
         "coins": None if below else coins,
-        "coinsBelow": [coins, coins_before] if below else None,
+        "coinsBelow": [coins, filled_before] if below else None,
         "heroes": heroes,
         "doubtful": sorted(doubtful),
         "changed": sorted(changed - doubtful),
