@@ -64,6 +64,11 @@
     var invite = document.querySelector("details.invite");
     if (invite && taps() > 0) invite.open = false;
     if (message) showMessage(message);
+    // A new card: the set-up's notes ("Table ... is ready", a side switched)
+    // have been read, and would push every card after it down the screen.
+    if (taps() > before) {
+      document.querySelectorAll(".flash").forEach(function (note) { note.remove(); });
+    }
     fitDock();
     if (taps() > before) showNewCard();
   }

@@ -80,6 +80,20 @@ def test_reveal_and_undo_never_cover_the_time_track(
     assert box(page, "main > :last-child")["y"] + last.bounding_box()["height"] <= box(page, "#dock")["y"] + 1
 
 
+def test_the_set_up_note_goes_with_the_first_card(server: str, browser: Any) -> None:
+    """The note that the table is ready greets the host once; from the first
+    card on, it would only push every card down the phone's screen."""
+    page = phone(browser, 390)
+    page.goto(f"{server}/")
+    page.fill("#players", "Ann\nBen")
+    with page.expect_navigation():
+        page.click("button.big[type=submit]")
+    assert "is ready" in page.locator(".flash").inner_text()
+    page.click("button.reveal")
+    page.wait_for_selector('#panel[data-taps="1"]')
+    assert page.locator(".flash").count() == 0
+
+
 def test_reveal_brings_the_new_card_into_view(app: Flask, server: str, browser: Any) -> None:
     t = make_table(app, ["Ann", "Ben", "Cat"], chosen=EASY_EDICTS)
     t.set_taps(4)
