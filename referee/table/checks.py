@@ -84,7 +84,8 @@ def check_heroes(
     """Heroes as sent: a hero card, a space and an orientation each. A new
     hero must be one whose card has been revealed (``revealed``; None in a
     game without hero cards, which refuses every hero after this), and its
-    space must hold the hero; an old one's may since have been destroyed."""
+    space must hold the hero; an old one's may since have been destroyed.
+    No hero card is drawn twice: once resolved, it goes back to the box."""
     if not isinstance(raw, list):
         raise Refused(BAD_INPUT, _("The page sent the heroes in a form the referee does not know."))
     known = {(h["hero"], tuple(h["at"])) for h in before}
@@ -118,4 +119,14 @@ def check_heroes(
                 ),
             )
         out.append({"hero": item["hero"], "at": [at[0], at[1]], "orientation": orientation.value})
+    named = [h["hero"] for h in out]
+    twice = next((hero for hero in named if named.count(hero) > 1), None)
+    if twice is not None:  # the card goes back to the box once drawn: it never comes out again
+        raise Refused(
+            BAD_INPUT,
+            _(
+                "%(hero)s is on the map twice: each hero card is drawn once, when it is revealed.",
+                hero=Name("hero", twice),
+            ),
+        )
     return out

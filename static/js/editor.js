@@ -237,11 +237,27 @@
     return Number(el.dataset.i);
   }
 
+  // What a stroke may change: the squares, their tags and the heroes.
+  function drawn(s) {
+    return JSON.stringify([s.codes, s.tags, s.heroes]);
+  }
+
   function visit(i) {
     if (i < 0 || stroke.seen.has(i)) return;
     stroke.seen.add(i);
     toCheck.delete(i); // a square the player touched is checked
+    const was = drawn(state);
     paint(i, stroke);
+    // Undo gets the stroke's first change; a tap that changes nothing (a printed
+    // space, a hero with no hero card out) leaves the sheet as saved.
+    if (drawn(state) === was) return render();
+    if (!stroke.remembered) {
+      const now = clone(state);
+      state = stroke.before;
+      remember();
+      state = now;
+      stroke.remembered = true;
+    }
     changed();
   }
 
@@ -250,9 +266,8 @@
       const i = cellAt(e.clientX, e.clientY);
       if (i < 0) return;
       e.preventDefault();
-      remember();
       say("");
-      stroke = { seen: new Set(), warned: false, hero: false };
+      stroke = { seen: new Set(), warned: false, hero: false, before: clone(state), remembered: false };
       if (board.setPointerCapture) board.setPointerCapture(e.pointerId);
       visit(i);
     });
@@ -260,7 +275,6 @@
       if (stroke) visit(cellAt(e.clientX, e.clientY));
     });
     const end = () => {
-      if (stroke && stroke.seen.size === 0) undoStack.pop();
       stroke = null;
       render();
     };

@@ -235,3 +235,59 @@ def test_the_json_download_keeps_each_seasons_heroes_and_ambush_tags(app: Flask,
     assert spring["heroes"] == saved.json["heroes"] and spring["heroes"][0]["hero"] == "Dobrik of Lorkheim"
     assert spring["ambush_tags"] == [{"ambush": ambush, "spaces": [[7, 7]]}]
     assert spring["map"].split("\n")[7][7] == "M"
+
+
+def test_a_hero_card_is_drawn_once(app: Flask, client: FlaskClient) -> None:
+    """A hero card goes back to the box once resolved (rulebook, "Resolving
+    heroes"): a map holding the same hero twice is refused, and nothing is lost."""
+    table = with_hero_in_spring(app, client, "Freyla the True")
+    one = {"hero": "Freyla the True", "orientation": "printed"}
+    first = save(client, table, 1, "spring", drawn(r0c0="H"), heroes=[{**one, "at": [0, 0]}])
+    assert first.status_code == 200, first.text
+    twice = save(
+        client,
+        table,
+        1,
+        "spring",
+        drawn(r0c0="H", r7c7="H"),
+        heroes=[{**one, "at": [0, 0]}, {**one, "at": [7, 7]}],
+    )
+    assert twice.status_code == 400
+    assert twice.json["error"] == (
+        "Freyla the True is on the map twice: each hero card is drawn once, when it is revealed."
+    )
+    _, config = editor(client, table, 1, "spring")
+    assert config["heroes"] == first.json["heroes"]
+
+
+def _deal(seed: str) -> deck.Deal:
+    return deck.deal(deck.Setup(edition="heroes", seed=seed).check())
+
+
+def test_the_hero_card_offered_is_the_one_not_drawn_yet(app: Flask, client: FlaskClient) -> None:
+    """Spring's hero drawn, summer reveals another: summer's Hero card select
+    opens on the new one, the hero the player has to draw now."""
+
+    def heroes_in(d: deck.Deal, s: int) -> list[str]:
+        return [r.name for t in d.seasons[s].turns for r in t.reveals if r.kind == "hero"]
+
+    seed = next(
+        f"hero-{n}"
+        for n in range(500)
+        if all(
+            heroes_in(deck.deal(deck.Setup(edition="heroes", seed=f"hero-{n}").check()), s) for s in (0, 1)
+        )
+    )
+    table = make_table(app, ["Ann", "Ben"], edition="heroes", side="C", seed=seed)
+    claim(client, table, 1)
+    first, second = heroes_in(table.deal, 0)[0], heroes_in(table.deal, 1)[0]
+    table.set_taps(table.season_end(0))
+    hero = [{"hero": first, "at": [0, 0], "orientation": "printed"}]
+    assert save(client, table, 1, "spring", drawn(r0c0="H"), heroes=hero).status_code == 200
+    score(client, table, 1, "spring")
+    table.set_taps(table.season_end(1))
+    html, _ = editor(client, table, 1, "summer")
+    selected = re.findall(
+        r'<option value="([^"]+)" selected>', html.split('id="hero-card"')[1].split("</select>")[0]
+    )
+    assert selected == [second]

@@ -15,7 +15,7 @@ import pytest
 from flask import Flask
 
 from referee.rules import data
-from tests.web_sheets.conftest import EASY_EDICTS, as_host, make_table
+from tests.web_sheets.conftest import EASY_EDICTS, as_host, make_table, save, score
 
 pytestmark = [pytest.mark.browser]
 
@@ -325,6 +325,34 @@ def test_the_hero_brush_before_any_hero_card_says_so_in_a_line_of_its_own(
     page.locator('#board .cell[data-i="0"]').tap()
     assert "No hero card has come out yet" in page.locator("#banner").inner_text()
     assert "t-H" not in (page.locator('#board .cell[data-i="0"]').get_attribute("class") or "")
+    # Nothing changed: the sheet is still as saved, with nothing to undo.
+    assert page.locator("#undo").is_disabled()
+    assert "attention" not in (page.locator("#save").get_attribute("class") or "")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_coin_warning_shows_beside_the_coins(
+    app: Flask, client: Any, server: str, browser: Any, width: int
+) -> None:
+    """Summer's track set below the 4 coins spring was scored with: the
+    warning shows on the screen, between the − and + buttons and the coins,
+    not at the page's top a screen above them."""
+    t = make_table(app, ["Ann", "Ben"])
+    as_host(client, t)
+    t.set_taps(t.season_end(0))
+    assert save(client, t, 1, "spring", data.map_sides()["A"].blank_map_text(), coins=4).status_code == 200
+    score(client, t, 1, "spring")
+    t.set_taps(t.season_start(1))
+    page = phone(browser, width, 640)
+    page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
+    page.goto(f"{server}/t/{t.code}/sheets/1/summer")
+    minus = page.locator("#coin-minus")
+    minus.scroll_into_view_if_needed()
+    minus.tap()
+    warning, head, track = box(page, "#coin-warning"), box(page, ".coin-head"), box(page, "#coin-track")
+    assert "The season before ended with 4 coins" in page.locator("#coin-warning").inner_text()
+    assert head["y"] + head["height"] <= warning["y"] and warning["y"] + warning["height"] <= track["y"]
+    assert 0 <= warning["y"] and warning["y"] + warning["height"] <= 640  # on the screen
 
 
 @pytest.mark.parametrize("width", WIDTHS)
