@@ -104,6 +104,9 @@
       else root.removeAttribute("data-offline");
       var badge = panel().querySelector(".offline-mark");
       if (badge) badge.hidden = !held;
+      // This phone deals from its own deal: its card is the latest, whatever the stream says.
+      var reconnecting = document.getElementById("reconnecting");
+      if (held && reconnecting) reconnecting.hidden = true;
       var dock = document.getElementById("dock");
       if (dock) document.body.style.setProperty("--dock", dock.offsetHeight + "px");
     }

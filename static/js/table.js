@@ -83,7 +83,8 @@
   // The mark that the page has lost the server (shown) or has it again (hidden).
   function connected(yes) {
     var mark = document.getElementById("reconnecting");
-    if (mark) mark.hidden = yes;
+    // The host's phone dealing offline (offline.js) shows the latest card: no mark.
+    if (mark) mark.hidden = yes || root.hasAttribute("data-offline");
   }
 
   // --- Server push -----------------------------------------------------------

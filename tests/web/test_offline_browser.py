@@ -236,6 +236,8 @@ def test_a_reload_offline_keeps_the_card_and_the_queued_taps(
     assert host.locator(".offline-mark").is_visible()
     host.click("button.reveal")
     assert shown(host, 3) == TURNS[2]
+    host.wait_for_timeout(3000)  # past the stream's wait, when a follower's page would say it reconnects
+    assert host.locator("#reconnecting").is_hidden()  # this phone deals: its card is the latest
     assert server_state(server, code)["taps"] == 1
     context.set_offline(False)
     back_in_step(host)
