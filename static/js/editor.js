@@ -172,9 +172,9 @@
     banner.hidden = !text;
   }
 
-  function remember() {
+  function remember(before) {
     touched = true;
-    undoStack.push(clone(state));
+    undoStack.push(before || clone(state));
     if (undoStack.length > 200) undoStack.shift();
     redoStack.length = 0;
   }
@@ -252,10 +252,7 @@
     // space, a hero with no hero card out) leaves the sheet as saved.
     if (drawn(state) === was) return render();
     if (!stroke.remembered) {
-      const now = clone(state);
-      state = stroke.before;
-      remember();
-      state = now;
+      remember(stroke.before);
       stroke.remembered = true;
     }
     changed();
