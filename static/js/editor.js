@@ -285,8 +285,18 @@
         document.getElementById("monster-options").hidden = brush !== "M";
         const heroOptions = document.getElementById("hero-options");
         if (heroOptions) heroOptions.hidden = brush !== "H";
+        if (heroOptions && brush === "H") showAboveToolbar(heroOptions);
       });
     });
+
+    // The hero card and pattern sit under the map, out of the toolbar that stays on
+    // the screen: when that toolbar or the top of the screen hides them, scroll them just into view.
+    function showAboveToolbar(el) {
+      const bar = root.querySelector(".toolbar").getBoundingClientRect();
+      const box = el.getBoundingClientRect();
+      if (box.bottom > bar.top) window.scrollBy(0, box.bottom - bar.top + 8);
+      else if (box.top < 0) window.scrollBy(0, box.top - 8);
+    }
 
     root.querySelectorAll("#coin-track .coin").forEach((b) => {
       b.addEventListener("click", () => {

@@ -5,7 +5,8 @@ set-up's choices are never cut; the whole map shows above the editor's brushes;
 the TV view fits a phone, never splits a card's name mid-word there, and
 still sets the four edicts in a row on a TV;
 the top bar fits in Czech with the widest table code; the hero brush's two
-selects keep a usable width."""
+selects keep a usable width, show every hero's name and pattern whole, and
+leave a short phone to the map; the standings' season names stand apart."""
 
 from __future__ import annotations
 
@@ -284,8 +285,8 @@ def test_the_top_bar_fits_in_czech_with_the_widest_table_code(
 def test_the_hero_brush_selects_have_room_on_a_phone(
     app: Flask, client: Any, server: str, browser: Any, width: int
 ) -> None:
-    """The hero card and its pattern, two selects side by side under the
-    brushes: each wide enough to show a hero's name, none off the screen."""
+    """The hero card and its pattern, two selects under the map: each wide
+    enough to show a hero's name, none off the screen."""
     from tests.web_sheets.test_heroes_pages import with_hero_in_spring
 
     t = with_hero_in_spring(app, client, "Freyla the True")
@@ -401,3 +402,125 @@ def test_a_score_sheet_box_holds_a_monster_penalty_of_two_digits(
             }).map(td => td.textContent.trim())"""
     )
     assert cut == [], f"score boxes cut at {width} px"
+
+
+def czech_or_english_phone(browser: Any, width: int, height: int, language: str) -> Any:
+    """A phone whose browser asks for ``language`` (Czech as the Czech tests pick it: by the locale)."""
+    locale = {"en": "en-GB", "cs": "cs-CZ"}[language]
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, is_mobile=True, has_touch=True, locale=locale
+    )
+    return context.new_page()
+
+
+OPTION_FITS = """(select, text) => {
+    const style = getComputedStyle(select);
+    const probe = document.createElement("span");
+    probe.style.cssText = "position: absolute; white-space: pre; visibility: hidden";
+    probe.style.font = style.font;
+    probe.style.letterSpacing = style.letterSpacing;
+    probe.textContent = text;
+    document.body.append(probe);
+    const width = probe.getBoundingClientRect().width;
+    probe.remove();
+    // Chromium draws the select's arrow inside its padding box: 20 px leaves it room.
+    const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+    return [width, room];
+}"""
+"""A select's option text, as wide as the select would draw it, and the room the select has for it."""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("language", ["en", "cs"])
+def test_the_hero_selects_show_every_name_whole(
+    app: Flask, client: Any, server: str, browser: Any, width: int, language: str
+) -> None:
+    """Every hero card's name ("Dobrik of Lorkheim", the longest) and every
+    attack pattern (Czech's "převrácený, otočený o 270°", the longest), whole
+    in its select, never cut to "Wren the Li"."""
+    from tests.web_sheets.test_heroes_pages import with_hero_in_spring
+
+    t = with_hero_in_spring(app, client, "Wren the Lioness")
+    as_host(client, t)
+    page = czech_or_english_phone(browser, width, 844, language)
+    page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
+    page.goto(f"{server}/t/{t.code}/sheets/1/spring")
+    assert page.locator("html").get_attribute("lang") == language
+    page.tap(".brush.t-H")
+    card, pattern = page.locator("#hero-card"), page.locator("#hero-orientation")
+    names = [c.name for c in data.hero_cards()]
+    patterns = pattern.locator("option").all_inner_texts()
+    assert len(patterns) == 8
+    for select, texts in ((card, names), (pattern, patterns)):
+        for text in texts:
+            shown, room = select.evaluate(OPTION_FITS, text)
+            assert shown <= room, f"{text!r} needs {shown:.0f} px, its select has {room:.0f} at {width} px"
+    for select in (card, pattern):
+        found = select.bounding_box()
+        assert found and found["x"] >= 0 and found["x"] + found["width"] <= width
+        assert found["height"] >= 44  # a thumb's tap target
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, f"sideways scroll at {width} px"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_hero_brush_leaves_a_short_phone_to_the_map(
+    app: Flask, client: Any, server: str, browser: Any, width: int
+) -> None:
+    """A 640 px tall phone, a hero card out, the Hero brush chosen: the part
+    that stays on the screen (brushes, Undo, Redo, Save) covers at most a
+    third of it; the hero card and pattern show on the screen, clear of it;
+    and the whole map still shows above it."""
+    from tests.web_sheets.test_heroes_pages import with_hero_in_spring
+
+    t = with_hero_in_spring(app, client, "Wren the Lioness")
+    as_host(client, t)
+    page = phone(browser, width, 640)
+    page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
+    page.goto(f"{server}/t/{t.code}/sheets/1/spring")
+    page.locator("#board .grid").evaluate(
+        "g => window.scrollTo(0, g.getBoundingClientRect().top + scrollY - 8)"
+    )
+    page.tap(".brush.t-H")
+    toolbar = box(page, ".toolbar")
+    assert toolbar["height"] <= 640 / 3, f"the toolbar takes {toolbar['height']:.0f} of 640 px at {width} px"
+    for part in ("#hero-card", "#hero-orientation"):
+        found = box(page, part)
+        assert found["y"] >= 0 and found["y"] + found["height"] <= toolbar["y"], f"{part} is off the screen"
+    page.locator("#board .grid").evaluate(
+        "g => window.scrollTo(0, g.getBoundingClientRect().top + scrollY - 8)"
+    )
+    grid, toolbar = box(page, "#board .grid"), box(page, ".toolbar")
+    assert grid["y"] >= 0 and grid["y"] + grid["height"] <= toolbar["y"] + 1, "the map never shows whole"
+    for button in page.locator(".brush, .actions .button").all():
+        assert (button.bounding_box() or {"height": 0})["height"] >= 44  # a thumb's tap target
+
+
+HEADER_ROOM = """th => {
+    const range = document.createRange();
+    range.selectNodeContents(th);
+    const text = range.getBoundingClientRect(), cell = th.getBoundingClientRect();
+    return [th.textContent.trim(), text.left - cell.left, cell.right - text.right];
+}"""
+"""A header cell's text and the room left of it and right of it, inside the cell's box."""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("language", ["en", "cs"])
+def test_the_standings_season_headers_stand_apart(
+    app: Flask, client: Any, server: str, browser: Any, width: int, language: str
+) -> None:
+    """The score sheet's four season names ("Spring", "Summer", ... or
+    "Jaro", "Léto", ...) each clear of its cell's borders by 4 px, so that
+    two neighbours never read as one word across a table."""
+    from tests.web_sheets.test_standings import play_four_seasons
+
+    t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
+    play_four_seasons(client, t)
+    page = czech_or_english_phone(browser, width, 844, language)
+    page.goto(f"{server}/t/{t.code}/standings")
+    assert page.locator("html").get_attribute("lang") == language
+    headers = page.locator(".scoresheet thead th").evaluate_all(f"ths => ths.map({HEADER_ROOM})")
+    assert len(headers) == 8  # two players' sheets
+    for name, left, right in headers:
+        assert min(left, right) >= 4, f"{name!r} has {left:.1f} and {right:.1f} px beside it at {width} px"
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, f"sideways scroll at {width} px"
