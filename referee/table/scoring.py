@@ -9,13 +9,16 @@ highlights (each edict's cells and sentence, the penalised spaces).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.orm import Session
 
-from referee.rules import season
-from referee.rules.i18n import Text, _
+from referee.rules import season, terrain
+from referee.rules.geometry import SIZE, Cell, where_all
+from referee.rules.i18n import Text, _, ngettext
+from referee.rules.sheet import MapSheet
 from referee.store.models import Seat
 from referee.store.sheets import SeasonScoreRecord, SeasonSheet
 from referee.table.ambushes import Waiting, waiting_effects
@@ -25,8 +28,44 @@ from referee.table.records import find_score, find_sheet, known_mountains, map_o
 from referee.table.state import Table
 
 
+def heroes_without_a_card(themap: MapSheet, stored_heroes: Iterable[dict[str, Any]]) -> list[Cell]:
+    """The hero spaces of ``themap`` that no hero card accounts for.
+
+    A hero is one space: "when a hero card is revealed, each player draws a
+    1x1 square anywhere on their map, then fills it with the hero terrain
+    type. Each player then marks spaces in the depicted attack pattern,
+    relative to the hero space." So each hero card stands on one hero space
+    (its ``at``), and a hero space with no card has no attack pattern: the
+    monsters it should have destroyed would still count against the player.
+    A hero whose space has since been destroyed still has its card, and is
+    no hero space any more."""
+    named = {(h["at"][0], h["at"][1]) for h in stored_heroes}
+    return [
+        (r, c)
+        for r in range(SIZE)
+        for c in range(SIZE)
+        if themap.at(r, c) == terrain.HERO and (r, c) not in named
+    ]
+
+
+def hero_cards_missing(spaces: list[Cell]) -> Text:
+    """The refusal of a season's score while heroes at ``spaces`` have no hero card."""
+    return ngettext(
+        "The hero at %(spaces)s has no hero card, so it attacks nothing: tap it with the Hero brush "
+        "to say which hero card it is, save, then score.",
+        "The heroes at %(spaces)s have no hero card, so they attack nothing: tap each with the Hero "
+        "brush to say which hero card it is, save, then score.",
+        len(spaces),
+        spaces=where_all(spaces),
+    )
+
+
 def score(session: Session, table: Table, seat: Seat, s: int) -> SeasonScoreRecord:
-    """Score the seat's saved sheet for season ``s`` and keep the record."""
+    """Score the seat's saved sheet for season ``s`` and keep the record.
+
+    A draft may hold a hero whose card is not chosen yet (a photo reads the
+    hero space, not the card), but a season is not scored from it: the
+    hero's attack pattern would be missing from the score."""
     name = SEASON_NAMES[SEASONS[s]]
     if not table.ended(s):
         sd = table.season_card(s)
@@ -62,6 +101,9 @@ def score(session: Session, table: Table, seat: Seat, s: int) -> SeasonScoreReco
             ),
         )
     themap = map_of(table, sheet)
+    unnamed = heroes_without_a_card(themap, sheet.heroes or []) if table.heroes else []
+    if unnamed:
+        raise Refused(CONFLICT, hero_cards_missing(unnamed), SheetPage("sheet", s))
     known = known_mountains(session, table, seat, s)
     result = season.score_season(themap, table.season_rule(s), table.edict_cards(), sheet.coins, known)
     (a_letter, a_card, a_score), (b_letter, b_card, b_score) = result.edicts

@@ -224,6 +224,17 @@ def editor_words() -> dict[str, Any]:
         ),
         "saveFirst": str(_("Save the map first: the season is scored from the saved sheet.")),
         "noHero": str(_("No hero card has come out yet: a hero is drawn once its card is revealed.")),
+        "where": str(_("row %(row)d, column %(col)d")),
+        "heroNoCard": plural_forms(scoring.hero_cards_missing([])),
+        "heroWarning": plural_forms(
+            ngettext(
+                "The hero at %(spaces)s has no hero card yet, so it attacks nothing: "
+                "choose the Hero brush and its card, then tap it.",
+                "The heroes at %(spaces)s have no hero card yet, so they attack nothing: "
+                "choose the Hero brush and each one's card, then tap each.",
+                0,
+            )
+        ),
         "outlined": plural_forms(ngettext("%(num)d outlined square", "%(num)d outlined squares", 0)),
         "coinsLost": plural_forms(
             ngettext(

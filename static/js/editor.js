@@ -128,8 +128,37 @@
       : "";
   }
 
+  // A hero is one space, and its hero card says what it attacks. A photo reads the hero's
+  // space but not its card: while a hero space has no card, say so by the hero selects,
+  // and Score is refused (scoring.py refuses it as well).
+  function heroesWithoutCard() {
+    if (!cfg.heroesGame) return []; // no hero cards in this game: scoring.py asks for none
+    const named = new Set(state.heroes.map((h) => h.at[0] * SIZE + h.at[1]));
+    const out = [];
+    state.codes.forEach((code, i) => {
+      if (code === "H" && !named.has(i)) out.push(i);
+    });
+    return out;
+  }
+
+  function aboutHeroes(forms, spaces) {
+    const named = spaces.map((i) =>
+      TEXT.where.replace("%(row)d", Math.floor(i / SIZE) + 1).replace("%(col)d", (i % SIZE) + 1),
+    );
+    return counted(forms, spaces.length).replace("%(spaces)s", named.join("; "));
+  }
+
+  function renderHeroWarning() {
+    const warning = document.getElementById("hero-warning");
+    if (!warning) return;
+    const spaces = heroesWithoutCard();
+    warning.hidden = spaces.length === 0;
+    warning.textContent = spaces.length ? aboutHeroes(TEXT.heroWarning, spaces) : "";
+  }
+
   function render() {
     renderCoinWarning();
+    renderHeroWarning();
     const hits = attacked();
     cells.forEach((el, i) => {
       const code = state.codes[i];
@@ -425,11 +454,14 @@
   const scoreForm = document.getElementById("score-form");
   if (scoreForm) {
     scoreForm.addEventListener("submit", (e) => {
-      if (dirty) {
+      // A hero with no card first: saving alone would not make the map scorable.
+      const unnamed = heroesWithoutCard();
+      const why = unnamed.length ? aboutHeroes(TEXT.heroNoCard, unnamed) : dirty ? TEXT.saveFirst : "";
+      if (why) {
         e.preventDefault();
         // Beside the button: the page's banner is a screen or more above it on a phone.
         const refused = document.getElementById("score-refused");
-        refused.textContent = TEXT.saveFirst;
+        refused.textContent = why;
         refused.hidden = false;
         refused.scrollIntoView({ block: "nearest" });
       }

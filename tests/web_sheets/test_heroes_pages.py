@@ -291,3 +291,33 @@ def test_the_hero_card_offered_is_the_one_not_drawn_yet(app: Flask, client: Flas
         r'<option value="([^"]+)" selected>', html.split('id="hero-card"')[1].split("</select>")[0]
     )
     assert selected == [second]
+
+
+def test_a_hero_without_its_card_is_not_scored(app: Flask, client: FlaskClient) -> None:
+    """A photo reads a hero's space, not its card: the draft is saved, but
+    Score is refused with a sentence (409) and nothing saved is lost; with
+    Dobrik's card, the monster above him is destroyed and the season scores."""
+    table = with_hero_in_spring(app, client, "Dobrik of Lorkheim")
+    rows = drawn(r4c5="M", r5c5="H")
+    draft = save(client, table, 1, "spring", rows)
+    assert draft.status_code == 200, draft.text
+    refused = score(client, table, 1, "spring")
+    assert refused.status_code == 409
+    assert refused.json["error"] == (
+        "The hero at row 6, column 6 has no hero card, so it attacks nothing: "
+        "tap it with the Hero brush to say which hero card it is, save, then score."
+    )
+    assert refused.json["remedy"] == f"/t/{table.code}/sheets/1/spring"
+    assert client.get(f"/t/{table.code}/sheets/1/spring/score").status_code == 404  # not scored
+    _, config = editor(client, table, 1, "spring")
+    assert config["map"] == "".join(rows) and config["revision"] == draft.json["revision"]
+    # A browser's form post gets the page with the sentence, never a traceback.
+    html, _ = editor(client, table, 1, "spring")
+    page = client.post(f"/t/{table.code}/sheets/1/spring/score", data={"csrf_token": csrf_token(html)})
+    assert page.status_code == 409 and "The hero at row 6, column 6 has no hero card" in page.text
+
+    dobrik = [{"hero": "Dobrik of Lorkheim", "at": [5, 5], "orientation": "printed"}]
+    named = save(client, table, 1, "spring", rows, heroes=dobrik)
+    assert named.status_code == 200 and at(named.json, 4, 5) == "X"
+    assert score(client, table, 1, "spring").status_code == 303
+    assert client.get(f"/t/{table.code}/sheets/1/spring/score").status_code == 200

@@ -1,0 +1,126 @@
+"""A hero read from a photo has no hero card yet, in real headless Chromium
+on a 390 x 844 touch phone.
+
+The editor's Hero brush always draws a hero with the card chosen in its
+select; a photo is how a hero space without its card reaches a sheet (the
+reader sees the hero's square, not which card it was). The reader is
+replaced here by a fixed reading, so the test is about the editor, not the
+reader: a hero at row 6, column 6 below a monster."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from flask import Flask
+from PIL import Image
+
+from referee.rules import deck
+from referee.vision.reader import SheetReading
+from referee.web import photo
+from tests.browser import ARGS, CHROMIUM, playwright_or_skip
+from tests.web_sheets.conftest import make_table
+from tests.web_sheets.test_heroes_pages import drawn
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+HERO = 5 * 11 + 5
+MONSTER = 4 * 11 + 5  # above the hero: inside Dobrik of Lorkheim's attack pattern
+WARNING = (
+    "The hero at row 6, column 6 has no hero card yet, so it attacks nothing: "
+    "choose the Hero brush and its card, then tap it."
+)
+REFUSED = (
+    "The hero at row 6, column 6 has no hero card, so it attacks nothing: "
+    "tap it with the Hero brush to say which hero card it is, save, then score."
+)
+
+
+def _reading(*_args: Any, **_kwargs: Any) -> SheetReading:
+    """What the reader would give for a clear photo of the sheet: every square sure."""
+    grid = tuple(drawn(r4c5="M", r5c5="H"))
+    return SheetReading(
+        side="C",
+        grid=grid,
+        confidence=tuple(tuple(1.0 for _ in row) for row in grid),
+        coins=0,
+        corners=((0.0, 0.0), (100.0, 0.0), (100.0, 100.0), (0.0, 100.0)),
+        canvas=np.full((64, 64, 3), 255, dtype=np.uint8),
+    )
+
+
+def _on_screen(locator: Any) -> bool:
+    box = locator.bounding_box()
+    return box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844
+
+
+def test_a_photographed_hero_needs_its_card_before_the_score(
+    app: Flask, server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sync_playwright = playwright_or_skip()
+    monkeypatch.setattr(photo, "read_sheet", _reading)
+    shot = tmp_path / "sheet.jpg"
+    Image.new("RGB", (64, 64), "white").save(shot)
+    seed = next(
+        seed
+        for seed in (f"hero-{n}" for n in range(500))
+        if "Dobrik of Lorkheim"
+        in (
+            r.name
+            for turn in deck.deal(deck.Setup(edition="heroes", seed=seed).check()).seasons[0].turns
+            for r in turn.reveals
+        )
+    )
+    t = make_table(app, ["Ann", "Ben"], edition="heroes", side="C", seed=seed)
+    t.set_taps(t.season_end(0))  # spring is over, and Dobrik has come out
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True).new_page()
+        page.set_default_timeout(10_000)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server}/t/{t.code}/sheets")
+        page.locator(".seat").nth(0).locator("text=This is me").tap()
+        page.wait_for_selector("#photo-form")
+        page.wait_for_load_state("load")
+        warning = page.locator("#hero-warning")
+        assert warning.is_hidden()  # a blank map holds no hero
+
+        with page.expect_navigation():
+            page.set_input_files("#photo-input", str(shot))
+        page.wait_for_selector("#photo-note")
+        assert page.locator(f'#board .cell[data-i="{HERO}"]').get_attribute("class").startswith("cell t-H")
+        assert warning.inner_text() == WARNING
+
+        # A draft may be saved with the hero's card still to choose...
+        page.locator("#save").tap()
+        page.wait_for_selector("#status:text-is('Saved.')")
+        assert warning.inner_text() == WARNING
+        # ... but Score says why not, beside the button, and stays on the sheet.
+        button = page.locator("#score-form button")
+        button.scroll_into_view_if_needed()
+        button.tap()
+        refused = page.locator("#score-refused")
+        assert refused.inner_text() == REFUSED
+        assert _on_screen(refused)
+        assert page.url.endswith("/sheets/1/spring")
+
+        # The Hero brush with Dobrik's card, tapped on the hero: the warning goes,
+        # the monster above him is destroyed, and the season scores.
+        page.locator('.brush[data-brush="H"]').tap()
+        assert page.locator("#hero-card").input_value() == "Dobrik of Lorkheim"
+        assert _on_screen(page.locator("#hero-card"))
+        page.locator(f'#board .cell[data-i="{HERO}"]').tap()
+        assert warning.is_hidden()
+        assert "t-X" in (page.locator(f'#board .cell[data-i="{MONSTER}"]').get_attribute("class") or "")
+        page.locator("#save").tap()
+        page.wait_for_selector("#status:text-is('Saved.')")
+        assert refused.is_hidden()
+        button.scroll_into_view_if_needed()
+        with page.expect_navigation():
+            button.tap()
+        assert page.url.endswith("/sheets/1/spring/score")
+        assert errors == []
+        browser.close()
