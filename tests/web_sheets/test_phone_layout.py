@@ -524,3 +524,24 @@ def test_the_standings_season_headers_stand_apart(
     for name, left, right in headers:
         assert min(left, right) >= 4, f"{name!r} has {left:.1f} and {right:.1f} px beside it at {width} px"
     assert page.evaluate("document.documentElement.scrollWidth") <= width, f"sideways scroll at {width} px"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("language", ["en", "cs"])
+def test_the_score_sheets_box_labels_show_whole(
+    app: Flask, client: Any, server: str, browser: Any, width: int, language: str
+) -> None:
+    """Each box's small label ("coins", "mon.", or Czech "mince", "nestv.")
+    shows whole inside its box, not cut at the box's edge."""
+    from tests.web_sheets.test_standings import play_four_seasons
+
+    t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
+    play_four_seasons(client, t)
+    page = czech_or_english_phone(browser, width, 844, language)
+    page.goto(f"{server}/t/{t.code}/standings")
+    labels = page.locator(".scoresheet .lbl").evaluate_all(
+        "ls => ls.map(l => [l.textContent.trim(), l.scrollWidth - l.clientWidth])"
+    )
+    assert labels
+    cut = [name for name, hidden in labels if hidden > 0]
+    assert not cut, f"labels cut at {width} px: {sorted(set(cut))}"
