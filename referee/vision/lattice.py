@@ -102,18 +102,25 @@ def combs(profile: NDArray[np.float64], min_spacing: float, keep: int = 4) -> li
         return []
     capped = (np.minimum(top, cap) / cap).astype(np.float32)
     level = np.minimum(profile / cap, 1.0).astype(np.float32)
-    out: list[Comb] = []
+    spacings: list[float] = []
     s = max(min_spacing, MIN_SPACING)
     while s * SIZE < n - 2:
-        m = int(n - 1 - SIZE * s)  # offsets 0 .. m - 1, whole pixels
-        # an offset is a whole pixel, so each tooth (and each gap) is the
-        # profile shifted by a fixed amount: sum shifted slices
-        teeth = _shifted_sum(capped, np.rint(np.arange(TEETH) * s).astype(int), m)
-        gaps = _shifted_sum(level, np.rint((np.arange(SIZE) + 0.5) * s).astype(int), m)
-        score = teeth / TEETH - 2.0 * gaps / SIZE
+        spacings.append(s)
+        s *= 1.012
+    if not spacings:
+        return []
+    ss = np.array(spacings)[:, None]
+    reach = [int(n - 1 - SIZE * s) for s in spacings]  # offsets 0 .. m - 1, whole pixels
+    # an offset is a whole pixel, so each tooth (and each gap) is the
+    # profile shifted by a fixed amount: sum shifted slices
+    teeth = _shifted_sums(capped, np.rint(np.arange(TEETH) * ss).astype(int), reach[0])
+    gaps = _shifted_sums(level, np.rint((np.arange(SIZE) + 0.5) * ss).astype(int), reach[0])
+    scores = teeth / TEETH - 2.0 * gaps / SIZE
+    out: list[Comb] = []
+    for s, m, row in zip(spacings, reach, scores, strict=True):
+        score = row[:m]
         for i in np.argpartition(-score, min(2, len(score) - 1))[:2]:
             out.append(Comb(float(i), s, float(score[i])))
-        s *= 1.012
     out.sort(key=lambda c: -c.score)
     chosen: list[Comb] = []
     for c in out:
@@ -126,13 +133,24 @@ def combs(profile: NDArray[np.float64], min_spacing: float, keep: int = 4) -> li
     return chosen
 
 
-def _shifted_sum(profile: NDArray[np.float32], shifts: NDArray[np.intp], m: int) -> NDArray[np.float32]:
-    """``profile[t : t + m]`` summed over the ``shifts`` t, first to last, in
-    place: a comb search makes some five hundred such sums a look, and a
-    new array for each partial sum cost a fifth of its time."""
-    out = profile[shifts[0] : shifts[0] + m].copy()
-    for t in shifts[1:]:
-        out += profile[t : t + m]
+def _shifted_sums(profile: NDArray[np.float32], shifts: NDArray[np.intp], m: int) -> NDArray[np.float32]:
+    """For each row of ``shifts``: ``profile[t : t + m]`` summed over its
+    shifts t, first to last, as a row of the answer (past the profile's
+    end, zeros: a row's comb of wider spacing has fewer offsets than
+    ``m``, and its caller reads only those).
+
+    Every spacing's sums at once, one column of shifts at a time: a comb
+    search tries some two hundred spacings, each with 23 sums, and a
+    slice added at a time (on a photo whose searches make a thousand comb
+    searches, 370,000 small sums, 3.4 s) cost two and a half times as
+    long. Each sum still adds the same numbers in the same order, so every
+    score is the same to the last bit."""
+    padded = np.zeros(int(shifts.max()) + m, np.float32)
+    padded[: len(profile)] = profile[: len(padded)]
+    windows = np.lib.stride_tricks.sliding_window_view(padded, m)
+    out = windows[shifts[:, 0]]  # indexed by an array: a copy
+    for t in shifts[:, 1:].T:
+        out += windows[t]
     return out
 
 
