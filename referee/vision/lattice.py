@@ -168,7 +168,7 @@ class _Segments:
     ) -> None:
         self.across, self.along, self.weight = across, along, weight
         self._lines: dict[Comb, tuple[NDArray[np.generic], ...]] = {}
-        self._bands: dict[Comb, tuple[NDArray[np.intp], NDArray[np.bool_]]] = {}
+        self._bands: dict[Comb, NDArray[np.intp]] = {}
 
     def _on_lines(self, lines: Comb) -> tuple[NDArray[np.generic], ...]:
         """The pixels between the outer lines that lie on a line, which line
@@ -186,23 +186,25 @@ class _Segments:
             self._lines[lines] = on, near[on], w[on], mid, np.floor(t[mid]).astype(int), w[mid]
         return self._lines[lines]
 
-    def _in_bands(self, bands: Comb) -> tuple[NDArray[np.intp], NDArray[np.bool_]]:
-        """Each pixel's band of squares, and whether it lies in one."""
+    def _in_bands(self, bands: Comb) -> NDArray[np.intp]:
+        """Each pixel's band of squares, ``SIZE`` for a pixel in none: counted
+        there, and that band left out, the pixels outside the grid need not
+        be picked out for every pair of combs. Each band's count still adds
+        the same ink in the same order."""
         if bands not in self._bands:
             band = np.floor((self.along - bands.offset) / bands.spacing).astype(int)
-            self._bands[bands] = band, (band >= 0) & (band < SIZE)
+            self._bands[bands] = np.where((band >= 0) & (band < SIZE), band, SIZE)
         return self._bands[bands]
 
     def __call__(self, lines: Comb, bands: Comb) -> float:
         on, near, on_ink, mid, cell, mid_ink = self._on_lines(lines)
-        band, banded = self._in_bands(bands)
-        seen = banded[on]
-        on_band, near, w = band[on][seen], near[seen], on_ink[seen]
-        counts = np.bincount(on_band * (SIZE + 1) + near, weights=w, minlength=SIZE * (SIZE + 1))
-        inner = counts.reshape(SIZE, SIZE + 1)[:, 1:SIZE]
-        seen = banded[mid]
-        mid_band, cell, w = band[mid][seen], cell[seen], mid_ink[seen]
-        gap = np.bincount(mid_band * SIZE + cell, weights=w, minlength=SIZE * SIZE).reshape(SIZE, SIZE)
+        band = self._in_bands(bands)
+        rows = SIZE + 1  # the grid's bands, and the one for ink outside them
+        counts = np.bincount(band[on] * (SIZE + 1) + near, weights=on_ink, minlength=rows * (SIZE + 1))
+        inner = counts.reshape(rows, SIZE + 1)[:SIZE, 1:SIZE]
+        gap = np.bincount(band[mid] * SIZE + cell, weights=mid_ink, minlength=rows * SIZE).reshape(
+            rows, SIZE
+        )[:SIZE]
         beside = np.maximum(gap[:, :-1], gap[:, 1:])
         typical = float(np.median(inner))
         if typical <= 0:
