@@ -235,10 +235,30 @@ def _strip_fits(
     every line crosses the strip, and low on a frame, a margin or the table.
     One pass over the ink for all thirteen strips: a checked cloth offers
     hundreds of lattices, and each is slid and checked this way."""
+    return _fits_in(_in_strips(across, along, weight, strips), bands)
+
+
+_Cut = tuple[NDArray[np.intp], NDArray[np.float64], NDArray[np.float64]]
+"""The ink in a comb's thirteen strips (``_in_strips``): each pixel's strip,
+0 to 12, its position along the strips, and its weight."""
+
+
+def _in_strips(
+    across: NDArray[np.float64], along: NDArray[np.float64], weight: NDArray[np.float64], strips: Comb
+) -> _Cut:
+    """The ink in the strips of ``strips`` from one before the grid to one
+    after it, for ``_fits_in``: what ``_strip_fits`` measures that depends on
+    ``strips`` alone, a pass over all the ink, where the rest is a pass over
+    the ink in the strips."""
     j = np.floor((across - strips.offset) / strips.spacing)
     keep = (j >= -1) & (j <= SIZE)
-    t = (along[keep] - bands.offset) / bands.spacing
-    w, j = weight[keep], j[keep].astype(int) + 1
+    return j[keep].astype(int) + 1, along[keep], weight[keep]
+
+
+def _fits_in(cut: _Cut, bands: Comb) -> NDArray[np.float64 | np.intp]:
+    """``_strip_fits`` of the ink ``cut`` to a comb's strips (``_in_strips``)."""
+    j, along, w = cut
+    t = (along - bands.offset) / bands.spacing
     tol = min(0.12, max(0.06, 2.5 / bands.spacing))
     near = np.rint(t)
     frac = t - np.floor(t)
@@ -290,25 +310,31 @@ def _runs_on(cols: Comb, rows: Comb, by_cols: Crossings, by_rows: Crossings) -> 
     return crossed >= 2
 
 
-def _crossings(
-    strips: Comb, bands: Comb, cross: tuple[NDArray[np.float64], ...]
-) -> tuple[list[float], float]:
-    """``_strip_fits`` of ``strips``, and half the median of those inside the
-    grid (a typical row's)."""
-    across, along, weight = cross
-    fit = _strip_fits(across, along, weight, strips, bands).tolist()
+def _crossings(strips: Comb, bands: Comb, cut: _Cut) -> tuple[list[float], float]:
+    """``_strip_fits`` of ``strips``, from the ink ``cut`` to them
+    (``_in_strips``), and half the median of those inside the grid (a
+    typical row's)."""
+    fit = _fits_in(cut, bands).tolist()
     return fit, 0.5 * float(np.median(fit[1 : SIZE + 1]))
 
 
 def _measured_once(cross: tuple[NDArray[np.float64], ...]) -> Crossings:
     """``_crossings`` over the ink ``cross``, each pair of combs measured
     once: a lattice's slides and its check for running on ask for the same
-    pair again whenever a comb does not move, as it mostly does not."""
+    pair again whenever a comb does not move, as it mostly does not. The
+    ink is cut to a comb's strips once too: every comb of one direction is
+    slid against every comb of the other (up to twenty of them in a
+    banded search), and cutting the ink, a pass over all of it, cost as
+    long as measuring the strips."""
     memo: dict[tuple[Comb, Comb], tuple[list[float], float]] = {}
+    cuts: dict[Comb, _Cut] = {}
+    across, along, weight = cross
 
     def crossings(strips: Comb, bands: Comb) -> tuple[list[float], float]:
         if (strips, bands) not in memo:
-            memo[strips, bands] = _crossings(strips, bands, cross)
+            if strips not in cuts:
+                cuts[strips] = _in_strips(across, along, weight, strips)
+            memo[strips, bands] = _crossings(strips, bands, cuts[strips])
         return memo[strips, bands]
 
     return crossings

@@ -54,14 +54,15 @@ def test_a_pair_of_combs_is_measured_once(monkeypatch: pytest.MonkeyPatch) -> No
     calls: list[tuple[Comb, Comb]] = []
     real = lattice._crossings
 
-    def counted(strips: Comb, bands: Comb, cross: tuple[np.ndarray, ...]) -> tuple[list[float], float]:
+    def counted(strips: Comb, bands: Comb, cut: tuple[np.ndarray, ...]) -> tuple[list[float], float]:
         calls.append((strips, bands))
-        return real(strips, bands, cross)
+        return real(strips, bands, cut)
 
     monkeypatch.setattr(lattice, "_crossings", counted)
     crossings = lattice._measured_once(ink)
     a, b = Comb(20.0, 40.0, 1.0), Comb(25.0, 41.0, 1.0)
     first = crossings(a, b)
-    assert crossings(Comb(20.0, 40.0, 1.0), b) == first == real(a, b, ink)
+    assert crossings(Comb(20.0, 40.0, 1.0), b) == first == real(a, b, lattice._in_strips(*ink, a))
+    assert first[0] == _strip_fits(*ink, a, b).tolist()
     assert crossings(b, a) != first
     assert calls == [(a, b), (b, a)]
