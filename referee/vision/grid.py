@@ -299,6 +299,7 @@ class _Lines:
         self.gray = np.asarray(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), np.uint8)
         self._detect: dict[int, tuple[NDArray[np.float32], float]] = {}
         self._fit: dict[int, NDArray[np.float32]] = {}
+        self._families: dict[tuple[int, float], Families] = {}
 
     def detect(self, side: int) -> tuple[NDArray[np.float32], float]:
         """Line strengths with the picture's longer side at most ``side``
@@ -313,6 +314,16 @@ class _Lines:
             )
             self._detect[side] = (line_map(np.asarray(cv2.cvtColor(small, cv2.COLOR_RGB2GRAY), np.uint8)), k)
         return self._detect[side]
+
+    def families(self, side: int, gain: float) -> Families:
+        """The line families of ``detect(side)``, ``gain`` times as strong,
+        made once for each: the banded search looks at the very lines of the
+        first search, and only its combs differ. Made again, its families
+        (each pair of main angles' regions and Hough transforms, which keep
+        what they found) cost the work done for the first search twice."""
+        if (side, gain) not in self._families:
+            self._families[side, gain] = Families(self.detect(side)[0] * gain)
+        return self._families[side, gain]
 
     def at(self, square: float) -> tuple[NDArray[np.float32], float]:
         """Line strengths for fitting a grid whose squares are ``square``
@@ -366,7 +377,7 @@ class _Look:
         small, self.k = lines.detect(side)
         self.strength = small * gain
         self.families: Families | PaperFamilies = (
-            Families(self.strength) if paper is None else PaperFamilies(small, paper)
+            lines.families(side, gain) if paper is None else PaperFamilies(small, paper)
         )
         self._found: dict[bool, list[tuple[float, NDArray[np.float64]]]] = {}
         self._of_pair: dict[int, list[tuple[float, NDArray[np.float64]]]] = {}
