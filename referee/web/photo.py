@@ -45,7 +45,7 @@ from referee.table.records import coins_before
 from referee.table.sheets import open_to_change
 from referee.table.sides import other_sides
 from referee.vision.errors import NoGridError, OtherSideError, TooLargeError, VisionError, WrongSheetError
-from referee.vision.load import load_photo
+from referee.vision.load import MAX_PIXELS, load_photo
 from referee.vision.printable import PAPERS, PrintableError, sheet_pdf
 from referee.vision.reader import SheetReading, corners_from_text, read_sheet
 from referee.vision.render import SheetWords
@@ -423,6 +423,13 @@ def printable_sheets() -> list[dict[str, str]]:
 def photo_limit() -> int:
     """The largest upload in bytes, for the page to check a photo before sending it."""
     return int(current_app.config.get("MAX_CONTENT_LENGTH") or 0)
+
+
+@bp.app_template_global()
+def photo_pixels() -> int:
+    """The most pixels the reader opens, for the page to make a picture of
+    more pixels smaller before sending it, however few bytes its file holds."""
+    return MAX_PIXELS
 
 
 @bp.get("/legend")

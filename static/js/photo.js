@@ -1,6 +1,7 @@
 // Photograph my sheet: send the photo as soon as it is taken or chosen.
 // A very large photo is first made smaller here (never below 2400 px on its long side,
-// well above what the reader uses), so it uploads quickly over a table's Wi-Fi.
+// well above what the reader uses), so it uploads quickly over a table's Wi-Fi; so is
+// one of more pixels than the server takes, however few bytes its file holds.
 // Without JavaScript the form still works: choose a file and press "Read this photo".
 "use strict";
 
@@ -15,22 +16,27 @@
   const STILL_READING_AFTER = 6000; // ms: most photos are read in well under a second
   const SHRINK_ABOVE = 2 * 1024 * 1024; // bytes: a phone's full-size JPEG is 3 to 8 MB
   const LONG_SIDE = 2400; // pixels kept on the long side when shrinking
+  const PIXELS = Number(form.dataset.pixels) || 0; // the most the server takes
 
   send.hidden = true; // the photo goes as soon as it is chosen
 
   async function smaller(file) {
     // The photo itself when it is small already or cannot be decoded here
     // (the server then says what is wrong with it).
-    if (file.size <= SHRINK_ABOVE || !window.createImageBitmap || !window.DataTransfer) return file;
+    if (!window.createImageBitmap || !window.DataTransfer) return file;
     try {
       const bitmap = await createImageBitmap(file, { imageOrientation: "from-image" });
+      // A file of few bytes can hold a picture of more pixels than the server takes:
+      // such a picture is made smaller however small its file.
+      const tooMany = PIXELS > 0 && bitmap.width * bitmap.height > PIXELS;
+      if (file.size <= SHRINK_ABOVE && !tooMany) return file;
       const k = Math.min(1, LONG_SIDE / Math.max(bitmap.width, bitmap.height));
       const canvas = document.createElement("canvas");
       canvas.width = Math.round(bitmap.width * k);
       canvas.height = Math.round(bitmap.height * k);
       canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
       const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.9));
-      if (!blob || blob.size >= file.size) return file;
+      if (!blob || (blob.size >= file.size && !tooMany)) return file;
       return new File([blob], "sheet.jpg", { type: "image/jpeg" });
     } catch (err) {
       return file;

@@ -133,6 +133,33 @@ def test_a_big_photo_is_made_smaller_before_it_is_sent(app: Flask, server: str, 
     assert sent and sent[0] < path.stat().st_size / 2
 
 
+def test_a_photo_of_too_many_pixels_is_made_smaller_however_small_its_file(
+    app: Flask, server: str, tmp_path: Path
+) -> None:
+    """A 94-megapixel picture in a 1.8 MB file: more pixels than the reader
+    opens (64 megapixels), in fewer bytes than the size the page shrinks
+    photos above. It is made smaller by the page, and read."""
+    sync_playwright = playwright_or_skip()
+    data, truth = sample()
+    small = Image.open(io.BytesIO(data)).convert("RGB")
+    huge = small.resize((small.width * 7, small.height * 7), Image.Resampling.BILINEAR)
+    path = tmp_path / "huge.jpg"
+    huge.save(path, "JPEG", quality=20)
+    assert huge.width * huge.height > 64_000_000 and path.stat().st_size < 2 * 2**20
+    t = make_table(app, ["Ann", "Ben"], side=truth["side"])
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page, errors = _phone(browser, server, t.code)
+        sent: list[bytes] = []
+        page.on("request", lambda r: r.method == "POST" and sent.append(r.post_data_buffer or b""))
+        with page.expect_navigation():
+            page.set_input_files("#photo-input", str(path))
+        page.wait_for_selector("#photo-note")
+        assert errors == []
+        browser.close()
+    assert sent and len(sent[0]) < path.stat().st_size
+
+
 def test_a_bad_file_shows_the_sentence(app: Flask, server: str, tmp_path: Path) -> None:
     sync_playwright = playwright_or_skip()
     path = tmp_path / "notes.jpg"
