@@ -337,7 +337,12 @@ def read(code: str, number: int, season: str) -> ResponseReturnValue:
 @bp.app_errorhandler(RequestEntityTooLarge)
 def too_large(error: RequestEntityTooLarge) -> ResponseReturnValue:
     """Over ``MAX_CONTENT_LENGTH``: say the limit and how to send less; on the
-    photo route, the editor again, its saved sheet untouched."""
+    photo route, the editor again, its saved sheet untouched. A refusal
+    that says its own sentence (a JSON body over its far smaller cap, from
+    ``inputs.json_body``) says that one: the upload's limit and a JPEG are
+    not what it is about."""
+    if error.description != RequestEntityTooLarge.description:
+        return answer(413, str(error.description))
     if request.endpoint != "photo.read":
         return answer(413, limit_sentence())
     view = request.view_args or {}

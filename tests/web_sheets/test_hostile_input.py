@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from referee.rules.sheet import MapSheet
-from referee.web.inputs import MAX_JSON_BYTES, whole_number
+from referee.web.inputs import MAX_JSON_BYTES, TOO_LARGE, whole_number
 from tests.web_sheets.conftest import TableAt, claim, csrf_token, editor, make_table, save
 
 BLANK_A = MapSheet.blank("A").text()
@@ -110,7 +110,8 @@ def test_a_json_body_over_the_cap_is_413(client: FlaskClient, table: TableAt) ->
     body = json.dumps({"map": "x" * MAX_JSON_BYTES}).encode()
     response = _save_raw(client, table, body)
     assert response.status_code == 413, response.text
-    assert response.json["error"].endswith(".")
+    # the sheet's sentence, not the photo's ("send a smaller JPEG", a limit of megabytes)
+    assert response.json["error"] == str(TOO_LARGE)
 
 
 def test_a_save_retried_after_its_reply_was_lost_is_confirmed(client: FlaskClient, table: TableAt) -> None:
