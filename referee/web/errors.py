@@ -43,13 +43,18 @@ def wants_json() -> bool:
     return accept["application/json"] > accept["text/html"]
 
 
-def answer(status: int, sentence: str | Text, refusal: RefereeError | None = None) -> ResponseReturnValue:
+def answer(
+    status: int,
+    sentence: str | Text,
+    refusal: RefereeError | None = None,
+    link: tuple[str, str] | None = None,
+) -> ResponseReturnValue:
     """The error page, or the JSON error, with this status and sentence (in
     the reader's language: a ``Text`` is put into words here), and a link to
     the page that puts a refused sheet request right, when ``refusal``
-    names one."""
+    names one (or ``link``, as (address, words))."""
     sentence = str(sentence)
-    link = remedy_link(refusal)
+    link = remedy_link(refusal) or link
     if wants_json():
         extra = {"remedy": link[0]} if link else {}
         return jsonify(error=sentence, status=status, **extra), status
@@ -85,9 +90,19 @@ def csrf_failed(_error: CSRFError) -> ResponseReturnValue:
     return answer(400, CSRF_SENTENCE)
 
 
+def follow_link(status: int) -> tuple[str, str] | None:
+    """Where a phone refused a host's page goes instead: the same table, followed
+    (a player who opened a host link not theirs still wants to see the cards)."""
+    code = (request.view_args or {}).get("code")
+    if status != 403 or request.blueprint != "dealer" or not isinstance(code, str):
+        return None
+    return url_for("dealer.follow", code=code), str(_("Follow this table"))
+
+
 @bp.app_errorhandler(HTTPException)
 def http_error(error: HTTPException) -> ResponseReturnValue:
-    return answer(error.code or 500, sentence_for(error))
+    status = error.code or 500
+    return answer(status, sentence_for(error), link=follow_link(status))
 
 
 def status_of(error: RefereeError) -> int:

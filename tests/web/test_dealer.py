@@ -115,6 +115,15 @@ def test_only_the_host_can_reveal(client: FlaskClient, token: str) -> None:
     assert client.get(f"/t/{code}/host/{token or 'x'}").status_code == 403
 
 
+def test_a_host_link_not_the_tables_offers_to_follow_the_table(client: FlaskClient) -> None:
+    """A player who opened a host link that is not theirs still wants the cards."""
+    code, _, _ = create_table(client)
+    page = client.get(f"/t/{code}/host/not-the-token")
+    assert page.status_code == 403
+    assert f'href="/t/{code}"' in page.text and "Follow this table" in page.text
+    assert client.get("/t/NOSUCH/host/x").status_code == 404  # no table: nothing to follow
+
+
 def test_a_reveal_without_the_csrf_token_is_refused(client: FlaskClient) -> None:
     code, token, _ = create_table(client)
     response = client.post(f"/t/{code}/reveal", data={"host": token, "taps": "0"})
