@@ -3,10 +3,12 @@
 The rules say what each ambush does (``referee.rules.heroes``, ``.solo``);
 this module finds the sheet they act on and remembers what has been done.
 The Gorgon's gaze destroys a space the player chooses once the Gorgon is
-drawn; the Zombie Plague and the Giant Troll Ravage act after each season is
-scored and wait for the player to confirm them (and choose the troll's
-space); the next season's sheet starts from the map with them applied. In a
-solo game the rules, not a neighbour, say where an ambush's monster goes.
+drawn, and the season is not scored while it waits; the Zombie Plague and
+the Giant Troll Ravage act after each season is scored and wait for the
+player to confirm them (and choose the troll's space); the next season's
+sheet starts from the map with them applied. After winter the game is over
+and they would change nothing, so they are not offered. In a solo game the
+rules, not a neighbour, say where an ambush's monster goes.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from referee.rules import heroes, solo, terrain
 from referee.rules.geometry import Cell
-from referee.rules.i18n import _
+from referee.rules.i18n import Name, _
 from referee.rules.sheet import MapSheet
 from referee.store.models import Seat
 from referee.store.sheets import SeasonSheet
@@ -30,12 +32,36 @@ from referee.table.state import Table
 #: The ambushes whose effect acts after scoring each season.
 AFTER_SCORING = (heroes.ZOMBIE_PLAGUE, heroes.GIANT_TROLL_RAVAGE)
 
+#: The last season's index: winter.
+WINTER = 3
+
+#: Why a season is not scored while the Gorgon's gaze waits: the space it
+#: destroys is filled from then on, and may split a cluster.
+GORGON_WAITS = _(
+    "%(ambush)s waits: choose the space next to the Gorgon that it destroys, "
+    "in the box above the map, then score.",
+    ambush=Name("ambush", heroes.GORGON_GAZE),
+)
+
+#: Why the after-scoring effects are not applied after winter.
+NOTHING_AFTER_WINTER = _(
+    "Winter is the last season: the game ends once it is scored, so the %(zombies)s and the "
+    "%(troll)s have no map left to change.",
+    zombies=Name("ambush", heroes.ZOMBIE_PLAGUE),
+    troll=Name("ambush", heroes.GIANT_TROLL_RAVAGE),
+)
+
 
 # --- the Gorgon's gaze -----------------------------------------------------------------------------
 
 
 def gorgon_pending(table: Table, sheet: SeasonSheet) -> list[Cell]:
-    """The spaces the Gorgon may destroy, while its gaze is not yet done."""
+    """The spaces the Gorgon may destroy, while its gaze is not yet done.
+
+    Gorgon Gaze: "immediately after the Gorgon is drawn, destroy one
+    non-mountain space adjacent to it." So it is done before the season is
+    scored (``scoring.score`` refuses while it waits). A Gorgon with no space
+    it could destroy has no gaze waiting."""
     if (sheet.effects or {}).get("gorgon_done"):
         return []
     themap = map_of(table, sheet)
@@ -65,8 +91,12 @@ def apply_gorgon(session: Session, table: Table, sheet: SeasonSheet, seen: int, 
 
 
 def pending_effects(table: Table, sheet: SeasonSheet) -> list[str]:
-    """The after-scoring effects this sheet's monsters still need confirmed."""
-    if (sheet.effects or {}).get("after_scoring"):
+    """The after-scoring effects this sheet's monsters still need confirmed.
+
+    None after winter: "resolve them now ... If the current season is winter,
+    the game is now over." Winter's spread or ravage comes after the last
+    scoring, and no season starts from its map, so it changes nothing."""
+    if sheet.season >= WINTER or (sheet.effects or {}).get("after_scoring"):
         return []
     themap = map_of(table, sheet)
     out = []
@@ -119,12 +149,14 @@ def waiting_effects(table: Table, sheet: SeasonSheet) -> Waiting:
 
 def confirm_effects(session: Session, table: Table, seat: Seat, s: int, troll: Cell | None) -> None:
     """Record that the player confirmed the after-scoring effects (and the troll's space)."""
+    if s >= WINTER:
+        raise Refused(CONFLICT, NOTHING_AFTER_WINTER, SheetPage("score", s))
     sheet = find_sheet(session, seat, s)
     if sheet is None or find_score(session, seat, s) is None:
         raise Refused(
             CONFLICT, _("Score the season before applying the ambushes' effects."), SheetPage("sheet", s)
         )
-    if s < 3 and find_sheet(session, seat, s + 1) is not None:
+    if find_sheet(session, seat, s + 1) is not None:
         raise Refused(CONFLICT, _("The next season has already begun from this map."))
     resolve(table, sheet, troll)  # DrawingError when the troll's space is not allowed
     effects = dict(sheet.effects or {}, after_scoring=True)

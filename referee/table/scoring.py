@@ -21,7 +21,7 @@ from referee.rules.i18n import Text, _, ngettext
 from referee.rules.sheet import MapSheet
 from referee.store.models import Seat
 from referee.store.sheets import SeasonScoreRecord, SeasonSheet
-from referee.table.ambushes import Waiting, waiting_effects
+from referee.table.ambushes import GORGON_WAITS, WINTER, Waiting, gorgon_pending, waiting_effects
 from referee.table.deal import SEASON_NAMES, SEASONS
 from referee.table.errors import CONFLICT, Refused, SheetPage
 from referee.table.records import find_score, find_sheet, known_mountains, map_of, scores_by_seat
@@ -65,7 +65,10 @@ def score(session: Session, table: Table, seat: Seat, s: int) -> SeasonScoreReco
 
     A draft may hold a hero whose card is not chosen yet (a photo reads the
     hero space, not the card), but a season is not scored from it: the
-    hero's attack pattern would be missing from the score."""
+    hero's attack pattern would be missing from the score. Nor while the
+    Gorgon's gaze waits: "immediately after the Gorgon is drawn, destroy one
+    non-mountain space adjacent to it", and a destroyed space is filled and
+    splits the clusters it stood in."""
     name = SEASON_NAMES[SEASONS[s]]
     if not table.ended(s):
         sd = table.season_card(s)
@@ -104,6 +107,8 @@ def score(session: Session, table: Table, seat: Seat, s: int) -> SeasonScoreReco
     unnamed = heroes_without_a_card(themap, sheet.heroes or []) if table.heroes else []
     if unnamed:
         raise Refused(CONFLICT, hero_cards_missing(unnamed), SheetPage("sheet", s))
+    if gorgon_pending(table, sheet):
+        raise Refused(CONFLICT, GORGON_WAITS, SheetPage("sheet", s))
     known = known_mountains(session, table, seat, s)
     result = season.score_season(themap, table.season_rule(s), table.edict_cards(), sheet.coins, known)
     (a_letter, a_card, a_score), (b_letter, b_card, b_score) = result.edicts
@@ -143,7 +148,8 @@ class ScoredSeason:
     next_started: bool
     """Whether the next season's sheet has been opened from this map (it is locked then)."""
     effects: Waiting | None
-    """The after-scoring ambush effects, in a Heroes game while the next season has not begun."""
+    """The after-scoring ambush effects, in a Heroes game while the next season
+    has not begun; None after winter, which no season starts from."""
 
 
 def scored_season(session: Session, table: Table, seat: Seat, s: int) -> ScoredSeason | None:
@@ -155,5 +161,6 @@ def scored_season(session: Session, table: Table, seat: Seat, s: int) -> ScoredS
     assert sheet is not None
     scores = scores_by_seat(session, table)[seat.id]
     next_started = s < 3 and find_sheet(session, seat, s + 1) is not None
-    effects = waiting_effects(table, sheet) if table.heroes and not next_started else None
+    after = table.heroes and s < WINTER and not next_started
+    effects = waiting_effects(table, sheet) if after else None
     return ScoredSeason(record, sheet, scores, next_started, effects)

@@ -30,7 +30,7 @@ from referee.table.standings import EXPORT_FIELDS, export_game, export_rows, set
 from referee.web.database import get_session
 from referee.web.dealer import load
 from referee.web.errors import answer, status_of
-from referee.web.i18n import plural_forms
+from referee.web.i18n import card, plural_forms
 from referee.web.inputs import MAX_DIGITS, form_number, json_body
 from referee.web.present import ORIENTATION_NAMES, printing_note
 from referee.web.seats import (
@@ -164,6 +164,24 @@ def _initials() -> dict[str, str]:
     return {a.name: (a.initial or a.name[0]) for a in data.ambush_cards()}
 
 
+def _hero_names() -> dict[str, str]:
+    """Each hero card's name in the reader's language: the title of its space on the map."""
+    return {h.name: card(h.name, "hero") for h in data.hero_cards()}
+
+
+def _hero_initials(names: dict[str, str]) -> dict[str, str]:
+    """The letters a hero's space shows on the editor's map: the shortest start
+    of its card's name, two letters at least, that no other hero card's name
+    begins with ("Do" for Dobrik of Lorkheim and "Da" for Dal of Jolev)."""
+    out: dict[str, str] = {}
+    for hero, shown in names.items():
+        n = 2
+        while n < len(shown) and any(o != hero and s.startswith(shown[:n]) for o, s in names.items()):
+            n += 1
+        out[hero] = shown[:n].strip()
+    return out
+
+
 def _ambush_letters(monsters: list[dict[str, Any]], codes: str) -> dict[int, str]:
     """Each tagged monster space of ``codes`` (or one destroyed since) with
     its ambush's letter, as the editor writes it."""
@@ -194,6 +212,8 @@ def _editor_config(t: Table, seat: Seat, sheet: SeasonSheet, s: int) -> dict[str
         "ambushes": t.ambushes(),
         "initials": _initials(),
         "heroPatterns": hero_patterns() if t.heroes else {},
+        "heroNames": _hero_names() if t.heroes else {},
+        "heroInitials": _hero_initials(_hero_names()) if t.heroes else {},
         "orientations": [o.value for o in heroes.Orientation],
         "saveUrl": url_for("sheets.save", code=t.table.code, number=seat.order + 1, season=SEASONS[s]),
         "editUrl": url_for("sheets.edit", code=t.table.code, number=seat.order + 1, season=SEASONS[s]),
@@ -223,6 +243,7 @@ def editor_words() -> dict[str, Any]:
             )
         ),
         "saveFirst": str(_("Save the map first: the season is scored from the saved sheet.")),
+        "gorgonWaits": str(ambushes.GORGON_WAITS),
         "noHero": str(_("No hero card has come out yet: a hero is drawn once its card is revealed.")),
         "where": str(_("row %(row)d, column %(col)d")),
         "heroNoCard": plural_forms(scoring.hero_cards_missing([])),
@@ -234,6 +255,11 @@ def editor_words() -> dict[str, Any]:
                 "choose the Hero brush and each one's card, then tap each.",
                 0,
             )
+        ),
+        "heroNoCardTitle": str(_("A hero with no hero card yet")),
+        "heroPlaced": str(_("%(hero)s is on the map: a new pattern turns it there at once.")),
+        "heroOffMap": str(
+            _("Turned this way, its attack pattern lies wholly off the map: it attacks nothing.")
         ),
         "outlined": plural_forms(ngettext("%(num)d outlined square", "%(num)d outlined squares", 0)),
         "coinsLost": plural_forms(

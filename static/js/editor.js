@@ -12,6 +12,9 @@
   const PRINTED = new Set(["^", "#"]);
   const cells = Array.from(root.querySelectorAll(".grid .cell"));
   const ruins = new Set(cfg.ruins);
+  // The spaces a waiting Gorgon's gaze may destroy, ringed by the server's markup: kept
+  // ringed through every render, until the gaze is done (the page then reloads).
+  const gaze = new Set(cells.flatMap((el, i) => (el.classList.contains("target") ? [i] : [])));
 
   // --- state ------------------------------------------------------------------------------------
   let state = fromServer(cfg);
@@ -46,6 +49,7 @@
       coins: data.coins,
       tags: tags,
       heroes: (data.heroes || []).map((h) => ({ hero: h.hero, at: h.at.slice(), orientation: h.orientation })),
+      kills: {}, // hero card -> the monster spaces its pattern destroyed on this page (drawHero)
     };
   }
 
@@ -55,21 +59,56 @@
       coins: s.coins,
       tags: Object.assign({}, s.tags),
       heroes: s.heroes.map((h) => ({ hero: h.hero, at: h.at.slice(), orientation: h.orientation })),
+      kills: Object.fromEntries(Object.entries(s.kills).map(([hero, spaces]) => [hero, spaces.slice()])),
     };
+  }
+
+  // The spaces one hero attacks: its card's pattern, turned, from its space. The part of
+  // the pattern beyond the map's edge attacks nothing (heroes.attacked_spaces).
+  function heroPattern(h) {
+    const out = [];
+    const offsets = (cfg.heroPatterns[h.hero] || {})[h.orientation] || [];
+    for (const [dr, dc] of offsets) {
+      const r = h.at[0] + dr;
+      const c = h.at[1] + dc;
+      if (r >= 0 && r < SIZE && c >= 0 && c < SIZE) out.push(r * SIZE + c);
+    }
+    return out;
   }
 
   function attacked() {
     // Every space inside a hero's attack pattern (they stay active all game).
     const out = new Set();
-    for (const h of state.heroes) {
-      const offsets = (cfg.heroPatterns[h.hero] || {})[h.orientation] || [];
-      for (const [dr, dc] of offsets) {
-        const r = h.at[0] + dr;
-        const c = h.at[1] + dc;
-        if (r >= 0 && r < SIZE && c >= 0 && c < SIZE) out.add(r * SIZE + c);
-      }
-    }
+    for (const h of state.heroes) for (const i of heroPattern(h)) out.add(i);
     return out;
+  }
+
+  // The hero drawn with a hero card, if the map holds one.
+  function placed(card) {
+    return state.heroes.find((h) => h.hero === card);
+  }
+
+  // Draw the hero of hero card `card` at `at`, or turn it where it stands. A hero card is one
+  // hero: the card leaves any other space (which keeps a hero with no card) and the hero
+  // it replaces, and the monsters their patterns destroyed on this page live again; then
+  // every pattern destroys the monsters in it, at once.
+  function drawHero(card, at, orientation) {
+    const gone = state.heroes.filter((h) => h.hero === card || (h.at[0] === at[0] && h.at[1] === at[1]));
+    state.heroes = state.heroes.filter((h) => !gone.includes(h));
+    for (const h of gone) {
+      for (const j of state.kills[h.hero] || []) if (state.codes[j] === "X") state.codes[j] = "M";
+      delete state.kills[h.hero];
+    }
+    const hero = { hero: card, at: at.slice(), orientation: orientation };
+    state.heroes.push(hero);
+    const own = new Set(heroPattern(hero));
+    const kills = [];
+    for (const j of attacked()) {
+      if (state.codes[j] !== "M") continue;
+      state.codes[j] = "X";
+      if (own.has(j)) kills.push(j);
+    }
+    state.kills[card] = kills;
   }
 
   // The page's words come from the server in the reader's language (cfg.text).
@@ -156,19 +195,55 @@
     warning.textContent = spaces.length ? aboutHeroes(TEXT.heroWarning, spaces) : "";
   }
 
+  // The hero card select picks the hero to draw or to turn: once the map holds it, the
+  // Pattern select shows its pattern (and turns it: see below), and a line says so,
+  // and whether the pattern lies wholly off the map, attacking nothing.
+  function renderHeroHint() {
+    const card = document.getElementById("hero-card");
+    const pattern = document.getElementById("hero-orientation");
+    const hint = document.getElementById("hero-hint");
+    const off = document.getElementById("hero-off-map");
+    if (!card || !pattern || !hint || !off) return;
+    const h = placed(card.value);
+    if (h && pattern.value !== h.orientation) pattern.value = h.orientation;
+    hint.hidden = !h;
+    document.getElementById("hero-placed").textContent = h
+      ? TEXT.heroPlaced.replace("%(hero)s", cfg.heroNames[card.value] || card.value)
+      : "";
+    const nothing = h !== undefined && heroPattern(h).length === 0;
+    off.hidden = !nothing;
+    off.textContent = nothing ? TEXT.heroOffMap : "";
+  }
+
   function render() {
     renderCoinWarning();
     renderHeroWarning();
+    renderHeroHint();
     const hits = attacked();
+    // A hero space shows its card's initials, its title the card's name; one with no card, "?".
+    const heroAt = {};
+    for (const h of state.heroes) heroAt[h.at[0] * SIZE + h.at[1]] = h.hero;
     cells.forEach((el, i) => {
       const code = state.codes[i];
       el.className = "cell t-" + (CLASS[code] || code);
       if (ruins.has(i)) el.classList.add("ruins");
       if (hits.has(i)) el.classList.add("attacked");
-      if (solo.has(i)) el.classList.add("target");
+      if (solo.has(i) || gaze.has(i)) el.classList.add("target");
       if (toCheck.has(i)) el.classList.add("doubtful");
       const tag = state.tags[i];
-      el.textContent = tag && (code === "M" || code === "X") ? cfg.initials[tag] || tag[0] : "";
+      let text = tag && (code === "M" || code === "X") ? cfg.initials[tag] || tag[0] : "";
+      let title = "";
+      if (code === "H" && heroAt[i] !== undefined) {
+        text = cfg.heroInitials[heroAt[i]] || heroAt[i].slice(0, 2);
+        title = cfg.heroNames[heroAt[i]] || heroAt[i];
+      } else if (code === "H" && cfg.heroesGame) {
+        el.classList.add("nocard");
+        text = "?";
+        title = TEXT.heroNoCardTitle;
+      }
+      el.textContent = text;
+      if (title) el.title = title;
+      else el.removeAttribute("title");
     });
     root.querySelectorAll(".photo-marks [data-i]").forEach((m) => {
       m.hidden = !toCheck.has(Number(m.dataset.i));
@@ -232,16 +307,9 @@
         say(TEXT.noHero, "error"); // no hero card is out: there is no hero to draw
         return;
       }
-      state.heroes = state.heroes.filter((h) => !(h.at[0] === r && h.at[1] === c));
       state.codes[i] = "H";
       delete state.tags[i];
-      state.heroes.push({
-        hero: card.value,
-        at: [r, c],
-        orientation: document.getElementById("hero-orientation").value,
-      });
-      // A hero destroys every monster in its attack pattern at once.
-      for (const j of attacked()) if (state.codes[j] === "M") state.codes[j] = "X";
+      drawHero(card.value, [r, c], document.getElementById("hero-orientation").value);
       return;
     }
     if (code === "H") state.heroes = state.heroes.filter((h) => !(h.at[0] === r && h.at[1] === c));
@@ -301,8 +369,10 @@
       if (stroke) visit(cellAt(e.clientX, e.clientY));
     });
     const end = () => {
+      const hero = stroke !== null && stroke.hero;
       stroke = null;
       render();
+      if (hero) showHeroOptions(); // the line under the selects may have just appeared
     };
     board.addEventListener("pointerup", end);
     board.addEventListener("pointercancel", end);
@@ -314,9 +384,34 @@
         document.getElementById("monster-options").hidden = brush !== "M";
         const heroOptions = document.getElementById("hero-options");
         if (heroOptions) heroOptions.hidden = brush !== "H";
-        if (heroOptions && brush === "H") showAboveToolbar(heroOptions);
+        showHeroOptions();
       });
     });
+
+    function showHeroOptions() {
+      const heroOptions = document.getElementById("hero-options");
+      if (heroOptions && !heroOptions.hidden) showAboveToolbar(heroOptions);
+    }
+
+    // A new pattern turns the hero already drawn with the chosen hero card, at once (Undo
+    // takes it back); before that hero is drawn, it is the pattern the next tap draws.
+    const heroCard = document.getElementById("hero-card");
+    const heroPatternSelect = document.getElementById("hero-orientation");
+    if (heroCard && heroPatternSelect) {
+      heroCard.addEventListener("change", () => {
+        render();
+        showHeroOptions();
+      });
+      heroPatternSelect.addEventListener("change", () => {
+        const h = placed(heroCard.value);
+        if (h && h.orientation !== heroPatternSelect.value) {
+          remember();
+          drawHero(h.hero, h.at, heroPatternSelect.value);
+          changed();
+        } else render();
+        showHeroOptions();
+      });
+    }
 
     // The hero card and pattern sit under the map, out of the toolbar that stays on
     // the screen: when that toolbar or the top of the screen hides them, scroll them just into view.
@@ -413,7 +508,9 @@
         return;
       }
       revision = data.revision;
+      const kills = state.kills; // still this page's: a new pattern may yet bring those monsters back
       state = fromServer(data);
+      state.kills = kills;
       dirty = false;
       toCheck.clear();
       coinsUnset = false;
@@ -456,7 +553,16 @@
     scoreForm.addEventListener("submit", (e) => {
       // A hero with no card first: saving alone would not make the map scorable.
       const unnamed = heroesWithoutCard();
-      const why = unnamed.length ? aboutHeroes(TEXT.heroNoCard, unnamed) : dirty ? TEXT.saveFirst : "";
+      // The Gorgon's gaze next: its box came with the page, and still waits
+      // unless a save came back since (a save that leaves it waiting reloads the page).
+      const gaze = document.getElementById("gorgon") !== null && revision === cfg.revision;
+      const why = unnamed.length
+        ? aboutHeroes(TEXT.heroNoCard, unnamed)
+        : gaze
+          ? TEXT.gorgonWaits
+          : dirty
+            ? TEXT.saveFirst
+            : "";
       if (why) {
         e.preventDefault();
         // Beside the button: the page's banner is a screen or more above it on a phone.

@@ -231,3 +231,85 @@ def test_scoring_a_season_never_opened_points_to_its_sheet(session: Session) -> 
         "Ann has no Spring map to score yet; open and save it first.",
     )
     assert unsaved.value.remedy == SheetPage("sheet", 0)
+
+
+GORGON_WAITS = (
+    "Gorgon Gaze waits: choose the space next to the Gorgon that it destroys, "
+    "in the box above the map, then score."
+)
+
+
+@pytest.mark.parametrize("players", [["Ann", "Ben"], ["Ann"]], ids=["table", "solo"])
+def test_a_season_is_not_scored_while_the_gorgon_gaze_waits(session: Session, players: list[str]) -> None:
+    """The Gorgon Gaze: "immediately after the Gorgon is drawn, destroy one
+    non-mountain space adjacent to it". The space is part of the score, so
+    Score waits for it. Solo, the rules place the Gorgon (the helper), and
+    the gaze is the same."""
+    t = new_table(session, players, edition="heroes", side="C", chosen=None)
+    seat = t.seat(1)
+    if t.solo:
+        spaces = ambushes.solo_help(t, "\n".join(BLANK_C), "Gorgon Gaze")["spaces"]
+    else:
+        spaces = [[10, 0]]
+    codes = {f"r{r}c{c}": "M" for r, c in spaces}
+    rows = drawn(BLANK_C, **codes)
+    saved = save(session, t, seat, 0, rows, monsters=[{"ambush": "Gorgon Gaze", "spaces": spaces}])
+    assert saved.gorgon
+    t = reveal_to(session, t, season_end(t, 0))
+    with pytest.raises(Refused) as waiting:
+        scoring.score(session, t, seat, 0)
+    assert (waiting.value.status, str(waiting.value)) == (409, GORGON_WAITS)
+    assert waiting.value.remedy == SheetPage("sheet", 0)
+    assert scoring.scored_season(session, t, seat, 0) is None
+    sheet = ambushes.gorgon_sheet(session, t, seat, 0)
+    assert sheet.map_text == "\n".join(rows) and sheet.revision == saved.sheet.revision  # nothing lost
+    target = saved.gorgon[0]
+    ambushes.apply_gorgon(session, t, sheet, sheet.revision, target)
+    record = scoring.score(session, t, seat, 0)
+    assert record.map_text.splitlines()[target[0]][target[1]] == "X"
+
+
+def test_a_gorgon_with_nothing_to_destroy_lets_the_season_score(session: Session) -> None:
+    """A Gorgon closed in by mountains and destroyed spaces has no gaze waiting."""
+    t = new_table(session, ["Ann", "Ben"], edition="heroes", side="C", chosen=None)
+    seat = t.seat(1)
+    rows = drawn(BLANK_C, r10c0="M", r9c0="X", r10c1="X")
+    tags = [{"ambush": "Gorgon Gaze", "spaces": [[10, 0]]}]
+    assert save(session, t, seat, 0, rows, monsters=tags).gorgon == []
+    t = reveal_to(session, t, season_end(t, 0))
+    assert scoring.score(session, t, seat, 0).total is not None
+
+
+def test_no_ambush_acts_after_winter(session: Session) -> None:
+    """The rulebook: "some ambush cards have ongoing effects that resolve after
+    scoring each season ... If the current season is winter, the game is now
+    over." After winter's score no season starts from the map, so nothing is
+    offered, and confirming is refused with a sentence."""
+    t = new_table(session, ["Ann", "Ben"], edition="heroes", side="C", chosen=None)
+    seat = t.seat(1)
+    save(session, t, seat, 0, BLANK_C)
+    for s in range(3):
+        t = reveal_to(session, t, season_end(t, s) + 1)
+        table_sheets.open_sheet(session, t, seat, s)
+        scoring.score(session, t, seat, s)
+    t = reveal_to(session, t, season_end(t, 3))
+    tags = [
+        {"ambush": "Zombie Plague", "spaces": [[0, 10]]},
+        {"ambush": "Giant Troll Ravage", "spaces": [[10, 10]]},
+    ]
+    save(session, t, seat, 3, drawn(BLANK_C, r0c10="M", r10c10="M"), monsters=tags)
+    scoring.score(session, t, seat, 3)
+    page = scoring.scored_season(session, t, seat, 3)
+    assert page is not None and page.effects is None
+    winter = table_sheets.open_sheet(session, t, seat, 3)
+    assert ambushes.pending_effects(t, winter) == []
+    before = (winter.map_text, winter.revision, dict(winter.effects or {}))
+    with pytest.raises(Refused) as refused:
+        ambushes.confirm_effects(session, t, seat, 3, (9, 10))
+    assert (refused.value.status, str(refused.value)) == (
+        409,
+        "Winter is the last season: the game ends once it is scored, so the Zombie Plague and the "
+        "Giant Troll Ravage have no map left to change.",
+    )
+    assert refused.value.remedy == SheetPage("score", 3)
+    assert (winter.map_text, winter.revision, dict(winter.effects or {})) == before

@@ -206,6 +206,90 @@ def test_the_gorgon_gaze_asks_right_after_the_gorgon_is_drawn(client: FlaskClien
     assert "Gorgon Gaze:</b>" not in html
 
 
+GORGON_WAITS = (
+    "Gorgon Gaze waits: choose the space next to the Gorgon that it destroys, "
+    "in the box above the map, then score."
+)
+
+
+def test_the_season_is_not_scored_while_the_gorgon_gaze_waits(client: FlaskClient, table: TableAt) -> None:
+    """The destroyed space is part of the score: Score is refused (409) with
+    a sentence and a link back to the sheet, nothing saved is lost, and the
+    editor says beside Score that the gaze comes first, linking to its box."""
+    tags = [{"ambush": "Gorgon Gaze", "spaces": [[10, 0]]}]
+    rows = drawn(r10c0="M", r9c0="F")
+    saved = save(client, table, 1, "spring", rows, monsters=tags)
+    table.set_taps(table.season_end(0))
+    html, config = editor(client, table, 1, "spring")
+    assert '<form class="effect gorgon" id="gorgon"' in html
+    assert (
+        '<p class="hint" id="gorgon-waiting"><a href="#gorgon">'
+        "Gorgon Gaze first: choose the space it destroys.</a></p>"
+    ) in html
+    assert config["text"]["gorgonWaits"] == GORGON_WAITS
+    refused = score(client, table, 1, "spring")
+    assert refused.status_code == 409
+    assert refused.json["error"] == GORGON_WAITS
+    assert refused.json["remedy"] == f"/t/{table.code}/sheets/1/spring"
+    assert client.get(f"/t/{table.code}/sheets/1/spring/score").status_code == 404  # not scored
+    _, config = editor(client, table, 1, "spring")
+    assert config["map"] == "".join(rows) and config["revision"] == saved.json["revision"]
+    page = client.post(f"/t/{table.code}/sheets/1/spring/score", data={"csrf_token": csrf_token(html)})
+    assert page.status_code == 409 and GORGON_WAITS in page.text
+    assert f'href="/t/{table.code}/sheets/1/spring"' in page.text
+
+    gaze = client.post(
+        f"/t/{table.code}/sheets/1/spring/gorgon",
+        data={"csrf_token": csrf_token(html), "revision": config["revision"], "space": "99"},
+    )
+    assert gaze.status_code == 303
+    html, config = editor(client, table, 1, "spring")
+    assert at(config, 9, 0) == "X" and 'id="gorgon-waiting"' not in html
+    assert score(client, table, 1, "spring").status_code == 303
+
+
+def test_after_winter_no_ambush_effect_is_offered(client: FlaskClient, table: TableAt) -> None:
+    """The Zombie Plague and the Giant Troll Ravage act "after scoring each
+    season", and the next season starts from the map; after winter "the game
+    is now over": the score page offers nothing, and a confirmation sent
+    anyway is refused (409) with a sentence, changing nothing."""
+    save(client, table, 1, "spring", BLANK_C)
+    for s, season in enumerate(["spring", "summer", "fall"]):
+        table.set_taps(table.season_start(s + 1))
+        editor(client, table, 1, season)
+        assert score(client, table, 1, season).status_code == 303
+    table.set_taps(table.season_end(3))
+    tags = [
+        {"ambush": "Zombie Plague", "spaces": [[0, 10]]},
+        {"ambush": "Giant Troll Ravage", "spaces": [[10, 10]]},
+    ]
+    rows = drawn(r0c10="M", r10c10="M")
+    assert save(client, table, 1, "winter", rows, monsters=tags).status_code == 200
+    assert score(client, table, 1, "winter").status_code == 303
+    url = f"/t/{table.code}/sheets/1/winter/score"
+    page = client.get(url)
+    assert page.status_code == 200
+    assert "After scoring" not in page.text and "Apply to my map" not in page.text
+    assert "/winter/effects" not in page.text and "effects are confirmed" not in page.text
+    total = re.search(r'id="season-total">(-?\d+) ★', page.text)
+    assert total
+    sentence = (
+        "Winter is the last season: the game ends once it is scored, so the Zombie Plague and the "
+        "Giant Troll Ravage have no map left to change."
+    )
+    effects = f"/t/{table.code}/sheets/1/winter/effects"
+    html, _ = editor(client, table, 1, "winter")
+    data = {"csrf_token": csrf_token(html), "troll": str(9 * 11 + 10)}
+    refused = client.post(effects, data=data, headers={"Accept": "application/json"})
+    assert refused.status_code == 409
+    assert refused.json == {"error": sentence, "status": 409, "remedy": url}
+    form = client.post(effects, data=data)
+    assert form.status_code == 409 and sentence in form.text and f'href="{url}"' in form.text
+    assert f'id="season-total">{total.group(1)} ★' in client.get(url).text
+    _, winter = editor(client, table, 1, "winter")
+    assert winter["map"] == "".join(rows) and at(winter, 9, 10) == "."
+
+
 def test_the_dragon_pays_three_coins_once_closed_in(client: FlaskClient, table: TableAt) -> None:
     tags = [{"ambush": "Dragon Inferno", "spaces": [[0, 0], [0, 1]]}]
     open_dragon = save(

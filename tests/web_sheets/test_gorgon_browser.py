@@ -1,0 +1,104 @@
+"""The Gorgon's gaze before the season's score, in real headless Chromium on
+a 390 x 844 touch phone.
+
+"Immediately after the Gorgon is drawn, destroy one non-mountain space
+adjacent to it": the destroyed space is part of the score, so Score says
+why not, beside the button, until the gaze is done. The Gorgon is drawn
+with the Monster brush at rows 10 and 11 (1-based), on side C."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from referee.rules import deck
+from tests.browser import ARGS, CHROMIUM, playwright_or_skip
+from tests.web_sheets.conftest import make_table
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+GORGON = [9 * 11 + 0, 9 * 11 + 2, 10 * 11 + 1]  # the card's shape: two spaces above, one between below
+TARGET = 8 * 11 + 0  # row 9, column 1: above the Gorgon's left space
+REFUSED = (
+    "Gorgon Gaze waits: choose the space next to the Gorgon that it destroys, "
+    "in the box above the map, then score."
+)
+
+
+def _on_screen(locator: Any) -> bool:
+    """Whole on the 844-pixel screen, give or take the fraction of a pixel of a text's line height."""
+    box = locator.bounding_box()
+    return box is not None and -1 <= box["y"] and box["y"] + box["height"] <= 845
+
+
+def test_the_gorgon_gaze_comes_before_the_score(app: Flask, server: str) -> None:
+    sync_playwright = playwright_or_skip()
+    seed = next(
+        seed
+        for seed in (f"gorgon-{n}" for n in range(500))
+        if "Gorgon Gaze"
+        in (
+            r.name
+            for turn in deck.deal(deck.Setup(edition="heroes", seed=seed).check()).seasons[0].turns
+            for r in turn.reveals
+        )
+    )
+    t = make_table(app, ["Ann", "Ben"], edition="heroes", side="C", seed=seed)
+    t.set_taps(t.season_end(0))  # spring is over, and the Gorgon has come out
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True).new_page()
+        page.set_default_timeout(10_000)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server}/t/{t.code}/sheets")
+        page.locator(".seat").nth(0).locator("text=This is me").tap()
+        page.wait_for_selector("#editor")
+        page.wait_for_load_state("load")
+        assert page.locator("#gorgon").count() == 0
+
+        # The neighbour draws the Gorgon with the Monster brush, tagged with its ambush card.
+        page.locator('.brush[data-brush="M"]').tap()
+        page.select_option("#ambush-tag", "Gorgon Gaze")
+        for i in GORGON:
+            page.locator(f'#board .cell[data-i="{i}"]').tap()
+        with page.expect_navigation():  # a save that leaves the gaze waiting reloads the page with its box
+            page.locator("#save").tap()
+        page.wait_for_selector("#gorgon")
+        # The spaces the gaze may destroy are ringed on the map, as its box says, once
+        # the editor has drawn the map.
+        offered = page.locator("#gorgon-space option").evaluate_all("os => os.map(o => Number(o.value))")
+        ringed = page.locator("#board .cell.target").evaluate_all("cs => cs.map(c => Number(c.dataset.i))")
+        assert offered and sorted(ringed) == sorted(offered)
+
+        # Score says why not, beside the button, and stays on the sheet.
+        button = page.locator("#score-form button")
+        button.scroll_into_view_if_needed()
+        waiting = page.locator("#gorgon-waiting")
+        assert _on_screen(waiting)
+        button.tap()
+        refused = page.locator("#score-refused")
+        assert refused.inner_text() == REFUSED
+        assert _on_screen(refused)
+        assert page.url.endswith("/sheets/1/spring")
+
+        # The line beside Score leads to the gaze's box; the space chosen there is destroyed.
+        waiting.locator("a").tap()
+        page.wait_for_function("window.location.hash === '#gorgon'")
+        box = page.locator("#gorgon")
+        assert _on_screen(box.locator("button"))
+        page.select_option("#gorgon-space", str(TARGET))
+        with page.expect_navigation():
+            box.locator("button").tap()
+        page.wait_for_load_state("load")
+        assert page.locator("#gorgon").count() == 0 and page.locator("#gorgon-waiting").count() == 0
+        assert "t-X" in (page.locator(f'#board .cell[data-i="{TARGET}"]').get_attribute("class") or "")
+
+        button.scroll_into_view_if_needed()
+        with page.expect_navigation():
+            button.tap()
+        assert page.url.endswith("/sheets/1/spring/score")
+        assert errors == []
+        browser.close()

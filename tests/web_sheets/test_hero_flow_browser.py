@@ -1,0 +1,283 @@
+"""The Hero brush played by touch in real headless Chromium, 390 x 844 and
+320 x 640: after a photo, the hero card and pattern sit right under the map,
+so that the map and the selects share the screen while each photographed
+hero gets its card; a new pattern turns the hero already drawn with the
+chosen card at once (and a pattern wholly off the map says so); and each
+hero space shows which card it holds, or a "?" while it holds none.
+
+The photo reader is replaced by a fixed reading, as in
+``test_hero_card_browser.py``: these tests are about the editor."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from PIL import Image
+
+from referee.rules import data, heroes
+from referee.vision.reader import SheetReading
+from referee.web import photo
+from tests.web_sheets.conftest import as_host, make_table, save, score
+from tests.web_sheets.test_heroes_pages import drawn, with_hero_in_spring
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SHOTS = Path("/tmp/shots")
+SIZE = 11
+PHONES = {390: 844, 320: 640}
+
+
+def index(r: int, c: int) -> int:
+    return r * SIZE + c
+
+
+def phone(browser: Any, width: int) -> Any:
+    context = browser.new_context(
+        viewport={"width": width, "height": PHONES[width]}, is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    return page
+
+
+def cell(page: Any, r: int, c: int) -> Any:
+    return page.locator(f'#board .cell[data-i="{index(r, c)}"]')
+
+
+def classes(page: Any, r: int, c: int) -> str:
+    return cell(page, r, c).get_attribute("class") or ""
+
+
+def attacked(page: Any) -> set[tuple[int, int]]:
+    found = page.locator("#board .cell.attacked").evaluate_all("cs => cs.map(c => Number(c.dataset.i))")
+    return {divmod(i, SIZE) for i in found}
+
+
+def on_screen(page: Any, selector: str) -> bool:
+    """Whether ``selector`` shows whole between the screen's top and the toolbar that stays at its foot."""
+    found, toolbar = page.locator(selector).bounding_box(), page.locator(".toolbar").bounding_box()
+    return bool(found and toolbar and found["y"] >= 0 and found["y"] + found["height"] <= toolbar["y"])
+
+
+def pattern(hero: str, at: tuple[int, int], orientation: str) -> set[tuple[int, int]]:
+    """What the rules engine says the hero attacks: what the editor must mark."""
+    card = next(h for h in data.hero_cards() if h.name == hero)
+    return heroes.attacked_spaces(at, card, heroes.Orientation(orientation))
+
+
+# --- 1. after a photo, the selects sit right under the map -------------------------------------
+
+PHOTO_HERO = (9, 1)  # row 10, column 2: near the map's foot, the hardest to keep on the screen
+PHOTO_MONSTER = (8, 1)  # above it: inside Dobrik of Lorkheim's attack pattern
+
+
+def _reading(*_args: Any, **_kwargs: Any) -> SheetReading:
+    """A clear photo of a sheet with a hero (its card unread) under a monster."""
+    grid = tuple(drawn(r8c1="M", r9c1="H", r2c2="F", r2c3="F"))
+    return SheetReading(
+        side="C",
+        grid=grid,
+        confidence=tuple(tuple(1.0 for _ in row) for row in grid),
+        coins=0,
+        corners=((0.0, 0.0), (100.0, 0.0), (100.0, 100.0), (0.0, 100.0)),
+        canvas=np.full((64, 64, 3), 255, dtype=np.uint8),
+    )
+
+
+@pytest.mark.parametrize("width", PHONES)
+def test_after_a_photo_the_hero_selects_share_the_screen_with_the_map(
+    app: Flask,
+    client: FlaskClient,
+    server: str,
+    browser: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    width: int,
+) -> None:
+    """A photo read, the Hero brush tapped: the hero card and pattern are on
+    the screen above the brushes, and so is the map (whole at 390 x 844, all
+    but a sliver at 320 x 640) with the photographed hero, so that its card
+    is given without scrolling. The photo itself comes under them."""
+    monkeypatch.setattr(photo, "read_sheet", _reading)
+    shot = tmp_path / "sheet.jpg"
+    Image.new("RGB", (64, 64), "white").save(shot)
+    t = with_hero_in_spring(app, client, "Dobrik of Lorkheim")
+    as_host(client, t)
+    page = phone(browser, width)
+    page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
+    page.goto(f"{server}/t/{t.code}/sheets/1/spring")
+    page.wait_for_load_state("load")
+    with page.expect_navigation():
+        page.set_input_files("#photo-input", str(shot))
+    page.wait_for_selector("#photo-note")
+    page.locator('.brush[data-brush="H"]').tap()
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"hero-ux-photo-herobrush-{width}.png"))
+    toolbar = page.locator(".toolbar").bounding_box()
+    grid = page.locator("#board .grid").bounding_box()
+    assert toolbar and grid
+    for part in ("#hero-card", "#hero-orientation", f'#board .cell[data-i="{index(*PHOTO_HERO)}"]'):
+        found = page.locator(part).bounding_box()
+        assert found and found["y"] >= 0 and found["y"] + found["height"] <= toolbar["y"], (
+            f"{part} is not on the screen at {width} px"
+        )
+    shown = min(grid["y"] + grid["height"], toolbar["y"]) - max(grid["y"], 0)
+    needed = grid["height"] if width == 390 else 0.85 * grid["height"]
+    assert shown >= needed - 1, f"{shown:.0f} of the map's {grid['height']:.0f} px show at {width} px"
+    # The photo comes after the selects, not between them and the map.
+    card = page.locator("#hero-card").bounding_box()
+    figure = page.locator(".photo-figure").bounding_box()
+    assert card and figure and figure["y"] >= card["y"] + card["height"]
+
+    # The photographed hero has no card yet: a "?" on its space says so.
+    hero = cell(page, *PHOTO_HERO)
+    assert hero.inner_text() == "?"
+    assert hero.get_attribute("title") == "A hero with no hero card yet"
+    # Its card, given where it stands: its initials replace the "?".
+    assert page.locator("#hero-card").input_value() == "Dobrik of Lorkheim"
+    hero.tap()
+    assert hero.inner_text() == "Do"
+    assert hero.get_attribute("title") == "Dobrik of Lorkheim"
+    assert "t-X" in classes(page, *PHOTO_MONSTER)
+    assert page.locator("#hero-warning").is_hidden()
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert page.errors == []
+
+
+# --- 2. a new pattern turns the hero already drawn with the chosen card ---------------------------
+
+FREYLA = "Freyla the True"  # "Hxxx": three spaces to the right, as printed
+AT = (4, 5)
+ABOVE_THE_LINE = (4, 7)  # attacked as printed
+BELOW = (6, 5)  # attacked once turned a quarter clockwise
+EDGE = (4, 10)  # the last column: Freyla's printed pattern lies wholly off the map
+
+
+def test_a_new_pattern_turns_the_hero_drawn_with_that_card(
+    app: Flask, client: FlaskClient, server: str, browser: Any
+) -> None:
+    t = with_hero_in_spring(app, client, FREYLA)
+    monsters = drawn(r4c7="M", r6c5="M")
+    assert save(client, t, 1, "spring", monsters).status_code == 200
+    as_host(client, t)
+    page = phone(browser, 390)
+    page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
+    page.goto(f"{server}/t/{t.code}/sheets/1/spring")
+    page.locator('.brush[data-brush="H"]').tap()
+    orientation = page.locator("#hero-orientation")
+    hint = page.locator("#hero-hint")
+    assert page.locator("#hero-card").input_value() == FREYLA
+    assert hint.is_hidden()  # Freyla is not on the map yet
+
+    cell(page, *AT).tap()
+    assert attacked(page) == pattern(FREYLA, AT, "printed")
+    assert "t-X" in classes(page, *ABOVE_THE_LINE)
+    page.locator("#save").tap()
+    page.wait_for_selector("#status:text-is('Saved.')")
+
+    # A new pattern: Freyla turns where she stands, at once, without a tap on the map.
+    orientation.select_option("rotated 90")
+    page.screenshot(path=str(SHOTS / "hero-ux-new-pattern-390.png"))
+    assert attacked(page) == pattern(FREYLA, AT, "rotated 90")
+    assert "t-X" in classes(page, *BELOW)
+    # A line under the selects says why, on the screen.
+    assert page.locator("#hero-placed").inner_text() == (
+        "Freyla the True is on the map: a new pattern turns it there at once."
+    )
+    assert on_screen(page, "#hero-hint")
+    # The monster her printed pattern destroyed on this page lives again, out of every pattern.
+    assert "t-M" in classes(page, *ABOVE_THE_LINE)
+    assert "attention" in (page.locator("#save").get_attribute("class") or "")  # not saved
+    # Undo takes the turn back, Redo brings it again, and the select follows.
+    page.locator("#undo").tap()
+    assert attacked(page) == pattern(FREYLA, AT, "printed")
+    assert orientation.input_value() == "printed"
+    page.locator("#redo").tap()
+    assert attacked(page) == pattern(FREYLA, AT, "rotated 90")
+    assert orientation.input_value() == "rotated 90"
+    page.locator("#save").tap()
+    page.wait_for_selector("#status:text-is('Saved.')")
+    page.reload()
+    assert attacked(page) == pattern(FREYLA, AT, "rotated 90")
+    assert page.errors == []
+
+
+def test_a_pattern_wholly_off_the_map_says_so(
+    app: Flask, client: FlaskClient, server: str, browser: Any
+) -> None:
+    t = with_hero_in_spring(app, client, FREYLA)
+    assert save(client, t, 1, "spring", drawn(r4c7="M")).status_code == 200
+    as_host(client, t)
+    page = phone(browser, 390)
+    page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
+    page.goto(f"{server}/t/{t.code}/sheets/1/spring")
+    page.locator('.brush[data-brush="H"]').tap()
+    assert pattern(FREYLA, EDGE, "printed") == set()
+    cell(page, *EDGE).tap()
+    page.screenshot(path=str(SHOTS / "hero-ux-off-the-map-390.png"))
+    off = page.locator("#hero-off-map")
+    assert off.inner_text() == (
+        "Turned this way, its attack pattern lies wholly off the map: it attacks nothing."
+    )
+    assert attacked(page) == set()
+    assert on_screen(page, "#hero-off-map")
+    assert on_screen(page, f'#board .cell[data-i="{index(*EDGE)}"]')
+    # Mirrored, the pattern points back onto the map: the sentence goes, and the monster is destroyed.
+    page.locator("#hero-orientation").select_option("flipped")
+    assert off.is_hidden()
+    assert attacked(page) == pattern(FREYLA, EDGE, "flipped")
+    assert "t-X" in classes(page, *ABOVE_THE_LINE)
+    assert page.errors == []
+
+
+# --- 3. each hero space shows its card -------------------------------------------------------------
+
+BOTH_D = "hero-36"  # Dobrik of Lorkheim and Dal of Jolev both come out in summer
+
+
+@pytest.mark.parametrize("width", PHONES)
+def test_each_hero_space_shows_its_card(
+    app: Flask, client: FlaskClient, server: str, browser: Any, width: int
+) -> None:
+    """Dobrik of Lorkheim and Dal of Jolev share their initial: their spaces
+    read "Do" and "Da", whole inside the square, with the card's full name
+    as the space's title."""
+    t = make_table(app, ["Ann", "Ben"], edition="heroes", side="C", seed=BOTH_D)
+    summer = {r.name for turn in t.deal.seasons[1].turns for r in turn.reveals}
+    assert {"Dobrik of Lorkheim", "Dal of Jolev"} <= summer
+    as_host(client, t)
+    t.set_taps(t.season_end(0))
+    assert save(client, t, 1, "spring", drawn()).status_code == 200
+    assert score(client, t, 1, "spring").status_code == 303  # summer opens from spring's scored map
+    t.set_taps(t.season_end(1))
+    page = phone(browser, width)
+    page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
+    page.goto(f"{server}/t/{t.code}/sheets/1/summer")
+    page.locator('.brush[data-brush="H"]').tap()
+    card = page.locator("#hero-card")
+    for name, (r, c) in (("Dobrik of Lorkheim", (2, 2)), ("Dal of Jolev", (7, 7))):
+        card.select_option(name)
+        cell(page, r, c).tap()
+    page.screenshot(path=str(SHOTS / f"hero-ux-initials-{width}.png"))
+    for name, initials, (r, c) in (("Dobrik of Lorkheim", "Do", (2, 2)), ("Dal of Jolev", "Da", (7, 7))):
+        space = cell(page, r, c)
+        assert space.inner_text() == initials
+        assert space.get_attribute("title") == name
+        assert space.evaluate("c => c.scrollWidth <= c.clientWidth"), f"{initials} is cut at {width} px"
+    # The hero card select picks the hero to turn, and says so once the map holds it.
+    card.select_option("Dobrik of Lorkheim")
+    assert page.locator("#hero-placed").inner_text().startswith("Dobrik of Lorkheim is on the map")
+    # A hero card is one hero: drawn elsewhere, it leaves its first space a hero with no card.
+    cell(page, 2, 8).tap()
+    assert cell(page, 2, 8).inner_text() == "Do"
+    assert cell(page, 2, 2).inner_text() == "?"
+    assert "row 3, column 3 has no hero card yet" in page.locator("#hero-warning").inner_text()
+    assert page.errors == []
