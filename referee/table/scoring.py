@@ -148,8 +148,9 @@ class ScoredSeason:
     next_started: bool
     """Whether the next season's sheet has been opened from this map (it is locked then)."""
     effects: Waiting | None
-    """The after-scoring ambush effects, in a Heroes game while the next season
-    has not begun; None after winter, which no season starts from."""
+    """The after-scoring ambush effects, while the next season has not begun
+    (in any game whose ambush deck holds the Zombie Plague or the Giant Troll
+    Ravage, hero cards or not); None after winter, which no season starts from."""
 
 
 def scored_season(session: Session, table: Table, seat: Seat, s: int) -> ScoredSeason | None:
@@ -161,6 +162,6 @@ def scored_season(session: Session, table: Table, seat: Seat, s: int) -> ScoredS
     assert sheet is not None
     scores = scores_by_seat(session, table)[seat.id]
     next_started = s < 3 and find_sheet(session, seat, s + 1) is not None
-    after = table.heroes and s < WINTER and not next_started
+    after = table.ambush_effects and s < WINTER and not next_started
     effects = waiting_effects(table, sheet) if after else None
     return ScoredSeason(record, sheet, scores, next_started, effects)

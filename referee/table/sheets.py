@@ -95,7 +95,7 @@ def next_season_start(session: Session, table: Table, seat: Seat, s: int) -> dic
         )
     effects = dict(previous.effects or {})
     themap, monsters, coins = previous.map_text, previous.monsters, previous.coins
-    if table.heroes:
+    if table.ambush_effects:
         if pending_effects(table, previous):
             raise Refused(
                 CONFLICT,

@@ -86,6 +86,14 @@ class Table:
         return bool(self.setup.heroes)
 
     @property
+    def ambush_effects(self) -> bool:
+        """Whether an ambush card of this game does more than its monster: the
+        Heroes ambushes (the Dragon pays coins, the Gorgon and the Troll destroy,
+        the zombies spread). Hero cards or not: a combined game may leave the
+        hero cards out and keep these ambushes."""
+        return bool(set(self.setup.ambushes) & set(deck.edition_ambushes("heroes")))
+
+    @property
     def destroys(self) -> bool:
         """Whether spaces can be destroyed in this game: heroes destroy the
         monsters they attack, the Gorgon and the Giant Troll destroy spaces.

@@ -8,11 +8,12 @@ from typing import Any
 import pytest
 from sqlalchemy.orm import Session
 
+from referee.rules import deck
 from referee.rules.errors import MapError
-from referee.table import Refused, ambushes, scoring
+from referee.table import Refused, Table, ambushes, hosting, scoring
 from referee.table import sheets as table_sheets
 from referee.table.errors import SheetPage
-from tests.table.conftest import new_table, reveal_to, save, season_end
+from tests.table.conftest import EASY_EDICTS, new_table, reveal_to, save, season_end
 
 BLANK_A = [
     "...........",
@@ -313,3 +314,34 @@ def test_no_ambush_acts_after_winter(session: Session) -> None:
     )
     assert refused.value.remedy == SheetPage("score", 3)
     assert (winter.map_text, winter.revision, dict(winter.effects or {})) == before
+
+
+def test_the_zombies_spread_in_a_combined_game_without_hero_cards(session: Session) -> None:
+    """ "Combining Games" may leave the hero cards out and keep the Heroes
+    ambushes: the Zombie Plague still spreads after scoring ("after scoring
+    each season, ..."), though no hero is drawn."""
+    setup = deck.Setup(
+        edition="combined",
+        seed="table-layer-1",
+        season_set="base",
+        explore_set="base",
+        heroes=False,
+        ambushes=("Zombie Plague", "Goblin Attack", "Bugbear Assault", "Kobold Onslaught"),
+        edicts="chosen",
+        chosen=EASY_EDICTS,
+    ).check()
+    t = Table.of(hosting.set_up(session, setup, "A", ["Ann", "Ben"]).table)
+    assert not t.heroes and t.ambush_effects
+    seat = t.seat(1)
+    tags = [{"ambush": "Zombie Plague", "spaces": [[0, 10]]}]
+    save(session, t, seat, 0, drawn(BLANK_A, r0c10="M"), monsters=tags)
+    t = reveal_to(session, t, season_end(t, 0) + 1)
+    scoring.score(session, t, seat, 0)
+    page = scoring.scored_season(session, t, seat, 0)
+    assert page is not None and page.effects is not None
+    assert page.effects.pending == ["Zombie Plague"] and page.effects.zombies == [(0, 9), (1, 10)]
+    with pytest.raises(Refused):
+        table_sheets.open_sheet(session, t, seat, 1)  # the spread first
+    ambushes.confirm_effects(session, t, seat, 0, None)
+    summer = table_sheets.open_sheet(session, t, seat, 1)
+    assert summer.monsters == [{"ambush": "Zombie Plague", "spaces": [[0, 9], [0, 10], [1, 10]]}]
