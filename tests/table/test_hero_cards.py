@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from sqlalchemy.orm import Session
 
-from referee.rules import deck
 from referee.rules.sheet import MapSheet
 from referee.table import Refused, scoring
 from referee.table.errors import SheetPage
 from referee.table.records import find_score, find_sheet
+from tests.deals import spring_seed
 from tests.table.conftest import new_table, reveal_to, save, season_end
 from tests.table.test_sheet_flow import BLANK_C, drawn
 
@@ -27,16 +27,7 @@ DOBRIK = "Dobrik of Lorkheim"
 
 
 def _seed_with_dobrik_in_spring() -> str:
-    return next(
-        seed
-        for seed in (f"hero-{n}" for n in range(500))
-        if DOBRIK
-        in (
-            r.name
-            for turn in deck.deal(deck.Setup(edition="heroes", seed=seed).check()).seasons[0].turns
-            for r in turn.reveals
-        )
-    )
+    return spring_seed(DOBRIK, "hero")
 
 
 @pytest.mark.parametrize(

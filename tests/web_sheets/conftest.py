@@ -10,12 +10,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from referee.rules import deck
 from referee.store import tables as store
+from referee.vision.reader import SheetReading
 from referee.web.app import create_app
 from referee.web.database import get_session
 from tests.browser import LiveServer, launched_chromium
@@ -83,6 +85,20 @@ class TableAt:
 
 
 #: Edicts easy to count by hand: spring scores A and B, summer B and C, fall C and D, winter D and A.
+def sure_reading(side: str, grid: list[str]) -> SheetReading:
+    """What the reader gives for a clear photo of a sheet holding ``grid``:
+    every square sure, the coins read as 0, a blank picture as its canvas.
+    A test about the pages after a reading swaps the reader for this."""
+    return SheetReading(
+        side=side,
+        grid=tuple(grid),
+        confidence=tuple(tuple(1.0 for _ in row) for row in grid),
+        coins=0,
+        corners=((0.0, 0.0), (100.0, 0.0), (100.0, 100.0), (0.0, 100.0)),
+        canvas=np.full((64, 64, 3), 255, dtype=np.uint8),
+    )
+
+
 EASY_EDICTS = ("Sentinel Wood", "Canal Lake", "Great City", "Borderlands")
 
 

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from referee.rules import deck
 from tests.browser import ARGS, CHROMIUM, playwright_or_skip
+from tests.deals import spring_seed
 from tests.web_sheets.conftest import make_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -35,16 +35,7 @@ def _on_screen(locator: Any) -> bool:
 
 def test_the_gorgon_gaze_comes_before_the_score(app: Flask, server: str) -> None:
     sync_playwright = playwright_or_skip()
-    seed = next(
-        seed
-        for seed in (f"gorgon-{n}" for n in range(500))
-        if "Gorgon Gaze"
-        in (
-            r.name
-            for turn in deck.deal(deck.Setup(edition="heroes", seed=seed).check()).seasons[0].turns
-            for r in turn.reveals
-        )
-    )
+    seed = spring_seed("Gorgon Gaze", "gorgon")
     t = make_table(app, ["Ann", "Ben"], edition="heroes", side="C", seed=seed)
     t.set_taps(t.season_end(0))  # spring is over, and the Gorgon has come out
     with sync_playwright() as p:

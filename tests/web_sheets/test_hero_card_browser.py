@@ -12,16 +12,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 from flask import Flask
 from PIL import Image
 
-from referee.rules import deck
 from referee.vision.reader import SheetReading
 from referee.web import photo
 from tests.browser import ARGS, CHROMIUM, playwright_or_skip
-from tests.web_sheets.conftest import make_table
+from tests.deals import spring_seed
+from tests.web_sheets.conftest import make_table, sure_reading
 from tests.web_sheets.test_heroes_pages import drawn
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -40,15 +39,7 @@ REFUSED = (
 
 def _reading(*_args: Any, **_kwargs: Any) -> SheetReading:
     """What the reader would give for a clear photo of the sheet: every square sure."""
-    grid = tuple(drawn(r4c5="M", r5c5="H"))
-    return SheetReading(
-        side="C",
-        grid=grid,
-        confidence=tuple(tuple(1.0 for _ in row) for row in grid),
-        coins=0,
-        corners=((0.0, 0.0), (100.0, 0.0), (100.0, 100.0), (0.0, 100.0)),
-        canvas=np.full((64, 64, 3), 255, dtype=np.uint8),
-    )
+    return sure_reading("C", drawn(r4c5="M", r5c5="H"))
 
 
 def _on_screen(locator: Any) -> bool:
@@ -63,16 +54,7 @@ def test_a_photographed_hero_needs_its_card_before_the_score(
     monkeypatch.setattr(photo, "read_sheet", _reading)
     shot = tmp_path / "sheet.jpg"
     Image.new("RGB", (64, 64), "white").save(shot)
-    seed = next(
-        seed
-        for seed in (f"hero-{n}" for n in range(500))
-        if "Dobrik of Lorkheim"
-        in (
-            r.name
-            for turn in deck.deal(deck.Setup(edition="heroes", seed=seed).check()).seasons[0].turns
-            for r in turn.reveals
-        )
-    )
+    seed = spring_seed("Dobrik of Lorkheim", "hero")
     t = make_table(app, ["Ann", "Ben"], edition="heroes", side="C", seed=seed)
     t.set_taps(t.season_end(0))  # spring is over, and Dobrik has come out
     with sync_playwright() as p:

@@ -13,7 +13,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -22,7 +21,7 @@ from PIL import Image
 from referee.rules import data, heroes
 from referee.vision.reader import SheetReading
 from referee.web import photo
-from tests.web_sheets.conftest import as_host, make_table, save, score
+from tests.web_sheets.conftest import as_host, make_table, save, score, sure_reading
 from tests.web_sheets.test_heroes_pages import drawn, with_hero_in_spring
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -81,15 +80,7 @@ PHOTO_MONSTER = (8, 1)  # above it: inside Dobrik of Lorkheim's attack pattern
 
 def _reading(*_args: Any, **_kwargs: Any) -> SheetReading:
     """A clear photo of a sheet with a hero (its card unread) under a monster."""
-    grid = tuple(drawn(r8c1="M", r9c1="H", r2c2="F", r2c3="F"))
-    return SheetReading(
-        side="C",
-        grid=grid,
-        confidence=tuple(tuple(1.0 for _ in row) for row in grid),
-        coins=0,
-        corners=((0.0, 0.0), (100.0, 0.0), (100.0, 100.0), (0.0, 100.0)),
-        canvas=np.full((64, 64, 3), 255, dtype=np.uint8),
-    )
+    return sure_reading("C", drawn(r8c1="M", r9c1="H", r2c2="F", r2c3="F"))
 
 
 @pytest.mark.parametrize("width", PHONES)

@@ -11,6 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from referee.rules import deck
+from tests.deals import spring_seed
 from tests.web_sheets.conftest import TableAt, claim, csrf_token, editor, make_table, save, score
 
 BLANK_C = [
@@ -51,16 +52,7 @@ def table(app: Flask, client: FlaskClient) -> TableAt:
 def with_hero_in_spring(app: Flask, client: FlaskClient, hero: str) -> TableAt:
     """A Heroes table whose spring reveals ``hero``, at spring's end: a hero
     is drawn only once its card has come out."""
-    seed = next(
-        f"hero-{n}"
-        for n in range(500)
-        if hero
-        in (
-            r.name
-            for t in deck.deal(deck.Setup(edition="heroes", seed=f"hero-{n}").check()).seasons[0].turns
-            for r in t.reveals
-        )
-    )
+    seed = spring_seed(hero, "hero")
     t = make_table(app, ["Ann", "Ben"], edition="heroes", side="C", seed=seed)
     t.set_taps(t.season_end(0))
     claim(client, t, 1)
