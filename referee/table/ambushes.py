@@ -24,7 +24,7 @@ from referee.rules.i18n import Name, _
 from referee.rules.sheet import MapSheet
 from referee.store.models import Seat
 from referee.store.sheets import SeasonSheet
-from referee.table.deal import ambush_cards
+from referee.table.deal import SEASONS, ambush_cards
 from referee.table.errors import BAD_INPUT, CONFLICT, Refused, SheetPage
 from referee.table.records import find_score, find_sheet, map_of, patterns_of, tags_of, write_sheet
 from referee.table.state import Table
@@ -33,7 +33,7 @@ from referee.table.state import Table
 AFTER_SCORING = (heroes.ZOMBIE_PLAGUE, heroes.GIANT_TROLL_RAVAGE)
 
 #: The last season's index: winter.
-WINTER = 3
+WINTER = SEASONS.index("winter")
 
 #: Why a season is not scored while the Gorgon's gaze waits: the space it
 #: destroys is filled from then on, and may split a cluster.

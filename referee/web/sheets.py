@@ -199,6 +199,7 @@ def _editor_config(t: Table, seat: Seat, sheet: SeasonSheet, s: int) -> dict[str
     themap = map_of(t, sheet)
     side = t.side
     known = known_mountains(get_session(), t, seat, s)
+    hero_names = _hero_names() if t.heroes else {}
     return {
         "map": themap.text().replace("\n", ""),
         "printed": "".join(side.printed(r, c) for r in range(SIZE) for c in range(SIZE)),
@@ -212,8 +213,8 @@ def _editor_config(t: Table, seat: Seat, sheet: SeasonSheet, s: int) -> dict[str
         "ambushes": t.ambushes(),
         "initials": _initials(),
         "heroPatterns": hero_patterns() if t.heroes else {},
-        "heroNames": _hero_names() if t.heroes else {},
-        "heroInitials": _hero_initials(_hero_names()) if t.heroes else {},
+        "heroNames": hero_names,
+        "heroInitials": _hero_initials(hero_names),
         "orientations": [o.value for o in heroes.Orientation],
         "saveUrl": url_for("sheets.save", code=t.table.code, number=seat.order + 1, season=SEASONS[s]),
         "editUrl": url_for("sheets.edit", code=t.table.code, number=seat.order + 1, season=SEASONS[s]),
