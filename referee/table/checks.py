@@ -84,7 +84,9 @@ def check_heroes(
     """Heroes as sent: a hero card, a space and an orientation each. A new
     hero must be one whose card has been revealed (``revealed``; None in a
     game without hero cards, which refuses every hero after this), and its
-    space must hold the hero; an old one's may since have been destroyed.
+    space must hold the hero, or be destroyed: "If a hero space is destroyed,
+    that hero's attack pattern remains active", and a hero drawn and
+    destroyed in one season reaches the referee as one save.
     No hero card is drawn twice: once resolved, it goes back to the box."""
     if not isinstance(raw, list):
         raise Refused(BAD_INPUT, _("The page sent the heroes in a form the referee does not know."))
@@ -109,7 +111,7 @@ def check_heroes(
                     hero=Name("hero", hero),
                 ),
             )
-        if code != terrain.HERO and not (old and code == terrain.DESTROYED):
+        if code not in (terrain.HERO, terrain.DESTROYED):
             raise Refused(
                 BAD_INPUT,
                 _(

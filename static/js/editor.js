@@ -312,7 +312,9 @@
       drawHero(card.value, [r, c], document.getElementById("hero-orientation").value);
       return;
     }
-    if (code === "H") state.heroes = state.heroes.filter((h) => !(h.at[0] === r && h.at[1] === c));
+    // A hero destroyed keeps its card and its pattern ("If a hero space is destroyed, that
+    // hero's attack pattern remains active"); any other brush over it is a correction.
+    if (code === "H" && brush !== "X") state.heroes = state.heroes.filter((h) => !(h.at[0] === r && h.at[1] === c));
     if (brush === "M") {
       const tag = document.getElementById("ambush-tag").value;
       if (tag) state.tags[i] = tag;

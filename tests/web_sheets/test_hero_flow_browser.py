@@ -21,7 +21,7 @@ from PIL import Image
 from referee.rules import data, heroes
 from referee.vision.reader import SheetReading
 from referee.web import photo
-from tests.web_sheets.conftest import as_host, make_table, save, score, sure_reading
+from tests.web_sheets.conftest import as_host, editor, make_table, save, score, sure_reading
 from tests.web_sheets.test_heroes_pages import drawn, with_hero_in_spring
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -226,6 +226,34 @@ def test_a_pattern_wholly_off_the_map_says_so(
     assert off.is_hidden()
     assert attacked(page) == pattern(FREYLA, EDGE, "flipped")
     assert "t-X" in classes(page, *ABOVE_THE_LINE)
+    assert page.errors == []
+
+
+def test_a_destroyed_hero_keeps_its_pattern(
+    app: Flask, client: FlaskClient, server: str, browser: Any
+) -> None:
+    """ "If a hero space is destroyed, that hero's attack pattern remains
+    active": a monster drawn in it afterwards is destroyed at once, and the
+    saved sheet keeps the hero's card."""
+    t = with_hero_in_spring(app, client, FREYLA)
+    as_host(client, t)
+    page = phone(browser, 390)
+    page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
+    page.goto(f"{server}/t/{t.code}/sheets/1/spring")
+    page.locator('.brush[data-brush="H"]').tap()
+    cell(page, *AT).tap()
+    page.locator('.brush[data-brush="X"]').tap()
+    cell(page, *AT).tap()  # the Gorgon's gaze, say, or the troll, destroys Freyla's space
+    assert "t-X" in classes(page, *AT)
+    assert attacked(page) == pattern(FREYLA, AT, "printed")
+    page.locator('.brush[data-brush="M"]').tap()
+    cell(page, *ABOVE_THE_LINE).tap()
+    assert "t-X" in classes(page, *ABOVE_THE_LINE)  # drawn in her pattern: destroyed at once
+    page.locator("#save").tap()
+    page.wait_for_selector("#status:text-is('Saved.')")
+    assert [h["hero"] for h in editor(client, t, 1, "spring")[1]["heroes"]] == [FREYLA]
+    page.reload()
+    assert attacked(page) == pattern(FREYLA, AT, "printed")
     assert page.errors == []
 
 

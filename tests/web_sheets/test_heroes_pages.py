@@ -98,6 +98,17 @@ def test_a_hero_must_stand_on_a_hero_space(app: Flask, client: FlaskClient) -> N
     assert response.json["error"] == "Row 3, column 3 is given the hero Dal of Jolev but holds no hero."
 
 
+def test_a_hero_drawn_and_destroyed_in_one_season_keeps_its_pattern(app: Flask, client: FlaskClient) -> None:
+    """ "If a hero space is destroyed, that hero's attack pattern remains
+    active": a hero whose space was destroyed before the season's map
+    reached the referee is saved with its card, and still attacks."""
+    table = with_hero_in_spring(app, client, "Freyla the True")
+    freyla = [{"hero": "Freyla the True", "at": [0, 0], "orientation": "rotated 90"}]
+    response = save(client, table, 1, "spring", drawn(r0c0="X", r2c0="M"), heroes=freyla)
+    assert response.status_code == 200, response.text
+    assert response.json["map"][2 * 11] == "X"  # below her, in her pattern: destroyed
+
+
 def test_a_hero_is_drawn_only_once_its_card_has_come_out(client: FlaskClient, table: TableAt) -> None:
     """This table's first hero, Dal of Jolev, comes out in fall: spring's
     editor offers no hero card, a save with him is refused, and spring's map
