@@ -182,6 +182,16 @@ def _hero_initials(names: dict[str, str]) -> dict[str, str]:
     return out
 
 
+def _hero_letters(drawn: list[dict[str, Any]], codes: str) -> dict[int, str]:
+    """Each hero space of ``codes`` with its card's initials, as the editor writes them."""
+    initials = _hero_initials(_hero_names())
+    return {
+        h["at"][0] * SIZE + h["at"][1]: initials.get(h["hero"], h["hero"][:2])
+        for h in drawn
+        if codes[h["at"][0] * SIZE + h["at"][1]] == terrain.HERO
+    }
+
+
 def _ambush_letters(monsters: list[dict[str, Any]], codes: str) -> dict[int, str]:
     """Each tagged monster space of ``codes`` (or one destroyed since) with
     its ambush's letter, as the editor writes it."""
@@ -439,7 +449,8 @@ def scored(code: str, number: int, season: str) -> ResponseReturnValue:
         season_name=SEASON_NAMES[season],
         record=record,
         codes=codes,
-        ambush_letters=_ambush_letters(found.sheet.monsters or [], codes),
+        letters=_ambush_letters(found.sheet.monsters or [], codes)
+        | _hero_letters(found.sheet.heroes or [], codes),
         printed_ruins={r * SIZE + c for r, c in t.side.ruins},
         scores=found.scores,
         season_names=[SEASON_NAMES[x] for x in SEASONS],

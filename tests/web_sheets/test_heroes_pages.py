@@ -98,6 +98,16 @@ def test_a_hero_must_stand_on_a_hero_space(app: Flask, client: FlaskClient) -> N
     assert response.json["error"] == "Row 3, column 3 is given the hero Dal of Jolev but holds no hero."
 
 
+def test_the_score_page_shows_each_hero_by_its_card(app: Flask, client: FlaskClient) -> None:
+    """The map as scored writes a hero card's initials on its hero's space, as the editor does."""
+    table = with_hero_in_spring(app, client, "Freyla the True")
+    freyla = [{"hero": "Freyla the True", "at": [0, 0], "orientation": "printed"}]
+    assert save(client, table, 1, "spring", drawn(r0c0="H"), heroes=freyla).status_code == 200
+    assert score(client, table, 1, "spring").status_code == 303
+    page = client.get(f"/t/{table.code}/sheets/1/spring/score").text
+    assert re.search(r'class="cell t-H[^"]*"\s+data-i="0">Fr</div>', page), page
+
+
 def test_a_hero_drawn_and_destroyed_in_one_season_keeps_its_pattern(app: Flask, client: FlaskClient) -> None:
     """ "If a hero space is destroyed, that hero's attack pattern remains
     active": a hero whose space was destroyed before the season's map
