@@ -89,15 +89,19 @@
   }
 
   // Draw the hero of hero card `card` at `at`, or turn it where it stands. A hero card is one
-  // hero: the card leaves any other space (which keeps a hero with no card) and the hero
-  // it replaces, and the monsters their patterns destroyed on this page live again; then
-  // every pattern destroys the monsters in it, at once.
-  function drawHero(card, at, orientation) {
+  // hero: the card leaves any other space and the hero it replaces, and the monsters their
+  // patterns destroyed on this page live again; then every pattern destroys the monsters in
+  // it, at once. Drawn on a space that held no hero (`moved`), the hero moves: its old space
+  // is emptied, as a mis-tap put right. Given to a hero already on the map (one a photo read
+  // with no card), the old space keeps a hero with no card: both were drawn on the paper.
+  function drawHero(card, at, orientation, moved) {
     const gone = state.heroes.filter((h) => h.hero === card || (h.at[0] === at[0] && h.at[1] === at[1]));
     state.heroes = state.heroes.filter((h) => !gone.includes(h));
     for (const h of gone) {
       for (const j of state.kills[h.hero] || []) if (state.codes[j] === "X") state.codes[j] = "M";
       delete state.kills[h.hero];
+      const old = h.at[0] * SIZE + h.at[1];
+      if (moved && h.hero === card && old !== at[0] * SIZE + at[1] && state.codes[old] === "H") state.codes[old] = ".";
     }
     const hero = { hero: card, at: at.slice(), orientation: orientation };
     state.heroes.push(hero);
@@ -233,7 +237,7 @@
       const tag = state.tags[i];
       let text = tag && (code === "M" || code === "X") ? cfg.initials[tag] || tag[0] : "";
       let title = "";
-      if (code === "H" && heroAt[i] !== undefined) {
+      if ((code === "H" || code === "X") && heroAt[i] !== undefined) {
         text = cfg.heroInitials[heroAt[i]] || heroAt[i].slice(0, 2);
         title = cfg.heroNames[heroAt[i]] || heroAt[i];
       } else if (code === "H" && cfg.heroesGame) {
@@ -309,7 +313,7 @@
       }
       state.codes[i] = "H";
       delete state.tags[i];
-      drawHero(card.value, [r, c], document.getElementById("hero-orientation").value);
+      drawHero(card.value, [r, c], document.getElementById("hero-orientation").value, code !== "H");
       return;
     }
     // A hero destroyed keeps its card and its pattern ("If a hero space is destroyed, that
@@ -408,7 +412,7 @@
         const h = placed(heroCard.value);
         if (h && h.orientation !== heroPatternSelect.value) {
           remember();
-          drawHero(h.hero, h.at, heroPatternSelect.value);
+          drawHero(h.hero, h.at, heroPatternSelect.value, false);
           changed();
         } else render();
         showHeroOptions();
@@ -420,8 +424,11 @@
     function showAboveToolbar(el) {
       const bar = root.querySelector(".toolbar").getBoundingClientRect();
       const box = el.getBoundingClientRect();
-      if (box.bottom > bar.top) window.scrollBy(0, box.bottom - bar.top + 8);
-      else if (box.top < 0) window.scrollBy(0, box.top - 8);
+      // Their foot just above the toolbar where it stays, at the screen's foot (from the
+      // page's end, it may stand higher until the page scrolls), from below or from above
+      // the screen alike: what shows above them then is the map they are for.
+      const foot = window.innerHeight - bar.height - 8;
+      if (box.bottom > foot || box.top < 0) window.scrollBy(0, box.bottom - foot);
     }
 
     root.querySelectorAll("#coin-track .coin").forEach((b) => {

@@ -83,6 +83,22 @@ def _reading(*_args: Any, **_kwargs: Any) -> SheetReading:
     return sure_reading("C", drawn(r8c1="M", r9c1="H", r2c2="F", r2c3="F"))
 
 
+def _selects_share_the_screen_with_the_map(page: Any, width: int) -> None:
+    """The hero card and pattern, and the photographed hero's space, on the screen
+    above the toolbar, and the map with them: whole at 390 x 844, nearly at 320 x 640."""
+    toolbar = page.locator(".toolbar").bounding_box()
+    grid = page.locator("#board .grid").bounding_box()
+    assert toolbar and grid
+    for part in ("#hero-card", "#hero-orientation", f'#board .cell[data-i="{index(*PHOTO_HERO)}"]'):
+        found = page.locator(part).bounding_box()
+        assert found and found["y"] >= 0 and found["y"] + found["height"] <= toolbar["y"], (
+            f"{part} is not on the screen at {width} px"
+        )
+    shown = min(grid["y"] + grid["height"], toolbar["y"]) - max(grid["y"], 0)
+    needed = grid["height"] if width == 390 else 0.85 * grid["height"]
+    assert shown >= needed - 1, f"{shown:.0f} of the map's {grid['height']:.0f} px show at {width} px"
+
+
 @pytest.mark.parametrize("width", PHONES)
 def test_after_a_photo_the_hero_selects_share_the_screen_with_the_map(
     app: Flask,
@@ -112,17 +128,18 @@ def test_after_a_photo_the_hero_selects_share_the_screen_with_the_map(
     page.locator('.brush[data-brush="H"]').tap()
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / f"hero-ux-photo-herobrush-{width}.png"))
-    toolbar = page.locator(".toolbar").bounding_box()
-    grid = page.locator("#board .grid").bounding_box()
-    assert toolbar and grid
-    for part in ("#hero-card", "#hero-orientation", f'#board .cell[data-i="{index(*PHOTO_HERO)}"]'):
-        found = page.locator(part).bounding_box()
-        assert found and found["y"] >= 0 and found["y"] + found["height"] <= toolbar["y"], (
-            f"{part} is not on the screen at {width} px"
-        )
-    shown = min(grid["y"] + grid["height"], toolbar["y"]) - max(grid["y"], 0)
-    needed = grid["height"] if width == 390 else 0.85 * grid["height"]
-    assert shown >= needed - 1, f"{shown:.0f} of the map's {grid['height']:.0f} px show at {width} px"
+    _selects_share_the_screen_with_the_map(page, width)
+    # From the Score button below, refused for the hero with no card, as the sentence
+    # there says to tap it with the Hero brush: the brush brings the selects up to the
+    # toolbar with the map above them, not to the screen's top with the map above that.
+    page.locator('.brush[data-brush="F"]').tap()
+    button = page.locator("#score-form button")
+    button.scroll_into_view_if_needed()
+    button.tap()
+    page.locator("#score-refused").wait_for()
+    page.locator('.brush[data-brush="H"]').tap()
+    page.screenshot(path=str(SHOTS / f"hero-ux-score-then-herobrush-{width}.png"))
+    _selects_share_the_screen_with_the_map(page, width)
     # The photo comes after the selects, not between them and the map.
     card = page.locator("#hero-card").bounding_box()
     figure = page.locator(".photo-figure").bounding_box()
@@ -245,6 +262,7 @@ def test_a_destroyed_hero_keeps_its_pattern(
     page.locator('.brush[data-brush="X"]').tap()
     cell(page, *AT).tap()  # the Gorgon's gaze, say, or the troll, destroys Freyla's space
     assert "t-X" in classes(page, *AT)
+    assert cell(page, *AT).inner_text() == "Fr"  # the destroyed space still says whose it was
     assert attacked(page) == pattern(FREYLA, AT, "printed")
     page.locator('.brush[data-brush="M"]').tap()
     cell(page, *ABOVE_THE_LINE).tap()
@@ -254,6 +272,29 @@ def test_a_destroyed_hero_keeps_its_pattern(
     assert [h["hero"] for h in editor(client, t, 1, "spring")[1]["heroes"]] == [FREYLA]
     page.reload()
     assert attacked(page) == pattern(FREYLA, AT, "printed")
+    assert page.errors == []
+
+
+def test_a_hero_drawn_again_elsewhere_moves(
+    app: Flask, client: FlaskClient, server: str, browser: Any
+) -> None:
+    """A hero card drawn again on a space that held no hero is a mis-tap put
+    right: the hero moves, and its old space is empty, with no hero left
+    there without a card to hold up the score."""
+    t = with_hero_in_spring(app, client, FREYLA)
+    as_host(client, t)
+    page = phone(browser, 390)
+    page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
+    page.goto(f"{server}/t/{t.code}/sheets/1/spring")
+    page.locator('.brush[data-brush="H"]').tap()
+    cell(page, *AT).tap()
+    cell(page, *BELOW).tap()
+    assert "t-empty" in classes(page, *AT) and cell(page, *AT).inner_text() == ""
+    assert cell(page, *BELOW).inner_text() == "Fr"
+    assert attacked(page) == pattern(FREYLA, BELOW, "printed")
+    assert page.locator("#hero-warning").is_hidden()
+    page.locator("#undo").tap()
+    assert cell(page, *AT).inner_text() == "Fr" and "t-empty" in classes(page, *BELOW)
     assert page.errors == []
 
 
@@ -277,9 +318,12 @@ def test_each_hero_space_shows_its_card(
     assert save(client, t, 1, "spring", drawn()).status_code == 200
     assert score(client, t, 1, "spring").status_code == 303  # summer opens from spring's scored map
     t.set_taps(t.season_end(1))
+    # a hero with no card yet at row 10, column 10, as a photo reads one
+    assert save(client, t, 1, "summer", drawn(r9c9="H")).status_code == 200
     page = phone(browser, width)
     page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
     page.goto(f"{server}/t/{t.code}/sheets/1/summer")
+    assert cell(page, 9, 9).inner_text() == "?"
     page.locator('.brush[data-brush="H"]').tap()
     card = page.locator("#hero-card")
     for name, (r, c) in (("Dobrik of Lorkheim", (2, 2)), ("Dal of Jolev", (7, 7))):
@@ -294,9 +338,15 @@ def test_each_hero_space_shows_its_card(
     # The hero card select picks the hero to turn, and says so once the map holds it.
     card.select_option("Dobrik of Lorkheim")
     assert page.locator("#hero-placed").inner_text().startswith("Dobrik of Lorkheim is on the map")
-    # A hero card is one hero: drawn elsewhere, it leaves its first space a hero with no card.
+    # A hero card is one hero. Drawn again on a space that held no hero, it moves there (a
+    # mis-tap put right): its first space is empty.
     cell(page, 2, 8).tap()
     assert cell(page, 2, 8).inner_text() == "Do"
-    assert cell(page, 2, 2).inner_text() == "?"
-    assert "row 3, column 3 has no hero card yet" in page.locator("#hero-warning").inner_text()
+    assert cell(page, 2, 2).inner_text() == "" and "t-empty" in classes(page, 2, 2)
+    # Given to a hero already on the map with no card, it leaves its space a hero with no
+    # card: both heroes were drawn on the paper, and only the card was put right.
+    cell(page, 9, 9).tap()
+    assert cell(page, 9, 9).inner_text() == "Do"
+    assert cell(page, 2, 8).inner_text() == "?"
+    assert "row 3, column 9 has no hero card yet" in page.locator("#hero-warning").inner_text()
     assert page.errors == []
