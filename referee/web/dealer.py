@@ -96,7 +96,15 @@ def host_table(code: str, token: str | None) -> GameTable:
     """The table with this code, when ``token`` is its host token (else 403)."""
     table = load(code)
     if not table.is_host(token):
-        abort(403, str(_("Only the host of this table can do that; open the host link to reveal cards.")))
+        abort(
+            403,
+            str(
+                _(
+                    "Only the host of this table can do that, and this host link is not the table's: "
+                    "follow the table to see its cards."
+                )
+            ),
+        )
     return table
 
 
