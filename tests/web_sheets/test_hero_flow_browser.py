@@ -21,7 +21,7 @@ from PIL import Image
 from referee.rules import data, heroes
 from referee.vision.reader import SheetReading
 from referee.web import photo
-from tests.web_sheets.conftest import as_host, editor, make_table, save, score, sure_reading
+from tests.web_sheets.conftest import TableAt, as_host, editor, make_table, save, score, sure_reading
 from tests.web_sheets.test_heroes_pages import drawn, with_hero_in_spring
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -169,17 +169,26 @@ BELOW = (6, 5)  # attacked once turned a quarter clockwise
 EDGE = (4, 10)  # the last column: Freyla's printed pattern lies wholly off the map
 
 
-def test_a_new_pattern_turns_the_hero_drawn_with_that_card(
-    app: Flask, client: FlaskClient, server: str, browser: Any
-) -> None:
+def _hero_brush_with_freyla(
+    app: Flask, client: FlaskClient, server: str, browser: Any, spring: list[str] | None = None
+) -> tuple[TableAt, Any]:
+    """The host's phone on seat 1's spring sheet, Freyla's card out and the Hero
+    brush chosen; ``spring`` is a map saved there first."""
     t = with_hero_in_spring(app, client, FREYLA)
-    monsters = drawn(r4c7="M", r6c5="M")
-    assert save(client, t, 1, "spring", monsters).status_code == 200
+    if spring is not None:
+        assert save(client, t, 1, "spring", spring).status_code == 200
     as_host(client, t)
     page = phone(browser, 390)
     page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
     page.goto(f"{server}/t/{t.code}/sheets/1/spring")
     page.locator('.brush[data-brush="H"]').tap()
+    return t, page
+
+
+def test_a_new_pattern_turns_the_hero_drawn_with_that_card(
+    app: Flask, client: FlaskClient, server: str, browser: Any
+) -> None:
+    _, page = _hero_brush_with_freyla(app, client, server, browser, drawn(r4c7="M", r6c5="M"))
     orientation = page.locator("#hero-orientation")
     hint = page.locator("#hero-hint")
     assert page.locator("#hero-card").input_value() == FREYLA
@@ -221,13 +230,7 @@ def test_a_new_pattern_turns_the_hero_drawn_with_that_card(
 def test_a_pattern_wholly_off_the_map_says_so(
     app: Flask, client: FlaskClient, server: str, browser: Any
 ) -> None:
-    t = with_hero_in_spring(app, client, FREYLA)
-    assert save(client, t, 1, "spring", drawn(r4c7="M")).status_code == 200
-    as_host(client, t)
-    page = phone(browser, 390)
-    page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
-    page.goto(f"{server}/t/{t.code}/sheets/1/spring")
-    page.locator('.brush[data-brush="H"]').tap()
+    _, page = _hero_brush_with_freyla(app, client, server, browser, drawn(r4c7="M"))
     assert pattern(FREYLA, EDGE, "printed") == set()
     cell(page, *EDGE).tap()
     page.screenshot(path=str(SHOTS / "hero-ux-off-the-map-390.png"))
@@ -252,12 +255,7 @@ def test_a_destroyed_hero_keeps_its_pattern(
     """ "If a hero space is destroyed, that hero's attack pattern remains
     active": a monster drawn in it afterwards is destroyed at once, and the
     saved sheet keeps the hero's card."""
-    t = with_hero_in_spring(app, client, FREYLA)
-    as_host(client, t)
-    page = phone(browser, 390)
-    page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
-    page.goto(f"{server}/t/{t.code}/sheets/1/spring")
-    page.locator('.brush[data-brush="H"]').tap()
+    t, page = _hero_brush_with_freyla(app, client, server, browser)
     cell(page, *AT).tap()
     page.locator('.brush[data-brush="X"]').tap()
     cell(page, *AT).tap()  # the Gorgon's gaze, say, or the troll, destroys Freyla's space
@@ -281,12 +279,7 @@ def test_a_hero_drawn_again_elsewhere_moves(
     """A hero card drawn again on a space that held no hero is a mis-tap put
     right: the hero moves, and its old space is empty, with no hero left
     there without a card to hold up the score."""
-    t = with_hero_in_spring(app, client, FREYLA)
-    as_host(client, t)
-    page = phone(browser, 390)
-    page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
-    page.goto(f"{server}/t/{t.code}/sheets/1/spring")
-    page.locator('.brush[data-brush="H"]').tap()
+    _, page = _hero_brush_with_freyla(app, client, server, browser)
     cell(page, *AT).tap()
     cell(page, *BELOW).tap()
     assert "t-empty" in classes(page, *AT) and cell(page, *AT).inner_text() == ""
