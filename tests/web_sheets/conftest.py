@@ -85,6 +85,18 @@ class TableAt:
 
 
 #: Edicts easy to count by hand: spring scores A and B, summer B and C, fall C and D, winter D and A.
+def touch_phone(browser: Any, width: int = 390, height: int = 844) -> Any:
+    """A page on a touch phone of ``width`` x ``height``, its script errors
+    kept in ``page.errors`` for the test to find none."""
+    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    return page
+
+
 def sure_reading(side: str, grid: list[str]) -> SheetReading:
     """What the reader gives for a clear photo of a sheet holding ``grid``:
     every square sure, the coins read as 0, a blank picture as its canvas.

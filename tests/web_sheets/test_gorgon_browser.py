@@ -13,9 +13,8 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from tests.browser import ARGS, CHROMIUM, playwright_or_skip
 from tests.deals import spring_seed
-from tests.web_sheets.conftest import make_table
+from tests.web_sheets.conftest import make_table, touch_phone
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -33,63 +32,56 @@ def _on_screen(locator: Any) -> bool:
     return box is not None and -1 <= box["y"] and box["y"] + box["height"] <= 845
 
 
-def test_the_gorgon_gaze_comes_before_the_score(app: Flask, server: str) -> None:
-    sync_playwright = playwright_or_skip()
+def test_the_gorgon_gaze_comes_before_the_score(app: Flask, server: str, browser: Any) -> None:
     seed = spring_seed("Gorgon Gaze", "gorgon")
     t = make_table(app, ["Ann", "Ben"], edition="heroes", side="C", seed=seed)
     t.set_taps(t.season_end(0))  # spring is over, and the Gorgon has come out
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True).new_page()
-        page.set_default_timeout(10_000)
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{server}/t/{t.code}/sheets")
-        page.locator(".seat").nth(0).locator("text=This is me").tap()
-        page.wait_for_selector("#editor")
-        page.wait_for_load_state("load")
-        assert page.locator("#gorgon").count() == 0
+    page = touch_phone(browser)
+    page.goto(f"{server}/t/{t.code}/sheets")
+    page.locator(".seat").nth(0).locator("text=This is me").tap()
+    page.wait_for_selector("#editor")
+    page.wait_for_load_state("load")
+    assert page.locator("#gorgon").count() == 0
 
-        # The neighbour draws the Gorgon with the Monster brush, tagged with its ambush card.
-        page.locator('.brush[data-brush="M"]').tap()
-        page.select_option("#ambush-tag", "Gorgon Gaze")
-        for i in GORGON:
-            page.locator(f'#board .cell[data-i="{i}"]').tap()
-        with page.expect_navigation():  # a save that leaves the gaze waiting reloads the page with its box
-            page.locator("#save").tap()
-        page.wait_for_selector("#gorgon")
-        # The spaces the gaze may destroy are ringed on the map, as its box says, once
-        # the editor has drawn the map.
-        offered = page.locator("#gorgon-space option").evaluate_all("os => os.map(o => Number(o.value))")
-        ringed = page.locator("#board .cell.target").evaluate_all("cs => cs.map(c => Number(c.dataset.i))")
-        assert offered and sorted(ringed) == sorted(offered)
+    # The neighbour draws the Gorgon with the Monster brush, tagged with its ambush card.
+    page.locator('.brush[data-brush="M"]').tap()
+    page.select_option("#ambush-tag", "Gorgon Gaze")
+    for i in GORGON:
+        page.locator(f'#board .cell[data-i="{i}"]').tap()
+    with page.expect_navigation():  # a save that leaves the gaze waiting reloads the page with its box
+        page.locator("#save").tap()
+    page.wait_for_selector("#gorgon")
+    # The spaces the gaze may destroy are ringed on the map, as its box says, once
+    # the editor has drawn the map.
+    offered = page.locator("#gorgon-space option").evaluate_all("os => os.map(o => Number(o.value))")
+    ringed = page.locator("#board .cell.target").evaluate_all("cs => cs.map(c => Number(c.dataset.i))")
+    assert offered and sorted(ringed) == sorted(offered)
 
-        # Score says why not, beside the button, and stays on the sheet.
-        button = page.locator("#score-form button")
-        button.scroll_into_view_if_needed()
-        waiting = page.locator("#gorgon-waiting")
-        assert _on_screen(waiting)
+    # Score says why not, beside the button, and stays on the sheet.
+    button = page.locator("#score-form button")
+    button.scroll_into_view_if_needed()
+    waiting = page.locator("#gorgon-waiting")
+    assert _on_screen(waiting)
+    button.tap()
+    refused = page.locator("#score-refused")
+    assert refused.inner_text() == REFUSED
+    assert _on_screen(refused)
+    assert page.url.endswith("/sheets/1/spring")
+
+    # The line beside Score leads to the gaze's box; the space chosen there is destroyed.
+    waiting.locator("a").tap()
+    page.wait_for_function("window.location.hash === '#gorgon'")
+    box = page.locator("#gorgon")
+    assert _on_screen(box.locator("button"))
+    page.select_option("#gorgon-space", str(TARGET))
+    with page.expect_navigation():
+        box.locator("button").tap()
+    page.wait_for_load_state("load")
+    assert page.locator("#gorgon").count() == 0 and page.locator("#gorgon-waiting").count() == 0
+    assert "t-X" in (page.locator(f'#board .cell[data-i="{TARGET}"]').get_attribute("class") or "")
+
+    button.scroll_into_view_if_needed()
+    with page.expect_navigation():
         button.tap()
-        refused = page.locator("#score-refused")
-        assert refused.inner_text() == REFUSED
-        assert _on_screen(refused)
-        assert page.url.endswith("/sheets/1/spring")
-
-        # The line beside Score leads to the gaze's box; the space chosen there is destroyed.
-        waiting.locator("a").tap()
-        page.wait_for_function("window.location.hash === '#gorgon'")
-        box = page.locator("#gorgon")
-        assert _on_screen(box.locator("button"))
-        page.select_option("#gorgon-space", str(TARGET))
-        with page.expect_navigation():
-            box.locator("button").tap()
-        page.wait_for_load_state("load")
-        assert page.locator("#gorgon").count() == 0 and page.locator("#gorgon-waiting").count() == 0
-        assert "t-X" in (page.locator(f'#board .cell[data-i="{TARGET}"]').get_attribute("class") or "")
-
-        button.scroll_into_view_if_needed()
-        with page.expect_navigation():
-            button.tap()
-        assert page.url.endswith("/sheets/1/spring/score")
-        assert errors == []
-        browser.close()
+    assert page.url.endswith("/sheets/1/spring/score")
+    assert page.errors == []

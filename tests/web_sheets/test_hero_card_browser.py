@@ -18,9 +18,8 @@ from PIL import Image
 
 from referee.vision.reader import SheetReading
 from referee.web import photo
-from tests.browser import ARGS, CHROMIUM, playwright_or_skip
 from tests.deals import spring_seed
-from tests.web_sheets.conftest import make_table, sure_reading
+from tests.web_sheets.conftest import make_table, sure_reading, touch_phone
 from tests.web_sheets.test_heroes_pages import drawn
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -48,61 +47,54 @@ def _on_screen(locator: Any) -> bool:
 
 
 def test_a_photographed_hero_needs_its_card_before_the_score(
-    app: Flask, server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    app: Flask, server: str, browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    sync_playwright = playwright_or_skip()
     monkeypatch.setattr(photo, "read_sheet", _reading)
     shot = tmp_path / "sheet.jpg"
     Image.new("RGB", (64, 64), "white").save(shot)
     seed = spring_seed("Dobrik of Lorkheim", "hero")
     t = make_table(app, ["Ann", "Ben"], edition="heroes", side="C", seed=seed)
     t.set_taps(t.season_end(0))  # spring is over, and Dobrik has come out
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True).new_page()
-        page.set_default_timeout(10_000)
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{server}/t/{t.code}/sheets")
-        page.locator(".seat").nth(0).locator("text=This is me").tap()
-        page.wait_for_selector("#photo-form")
-        page.wait_for_load_state("load")
-        warning = page.locator("#hero-warning")
-        assert warning.is_hidden()  # a blank map holds no hero
+    page = touch_phone(browser)
+    page.goto(f"{server}/t/{t.code}/sheets")
+    page.locator(".seat").nth(0).locator("text=This is me").tap()
+    page.wait_for_selector("#photo-form")
+    page.wait_for_load_state("load")
+    warning = page.locator("#hero-warning")
+    assert warning.is_hidden()  # a blank map holds no hero
 
-        with page.expect_navigation():
-            page.set_input_files("#photo-input", str(shot))
-        page.wait_for_selector("#photo-note")
-        assert page.locator(f'#board .cell[data-i="{HERO}"]').get_attribute("class").startswith("cell t-H")
-        assert warning.inner_text() == WARNING
+    with page.expect_navigation():
+        page.set_input_files("#photo-input", str(shot))
+    page.wait_for_selector("#photo-note")
+    assert page.locator(f'#board .cell[data-i="{HERO}"]').get_attribute("class").startswith("cell t-H")
+    assert warning.inner_text() == WARNING
 
-        # A draft may be saved with the hero's card still to choose...
-        page.locator("#save").tap()
-        page.wait_for_selector("#status:text-is('Saved.')")
-        assert warning.inner_text() == WARNING
-        # ... but Score says why not, beside the button, and stays on the sheet.
-        button = page.locator("#score-form button")
-        button.scroll_into_view_if_needed()
+    # A draft may be saved with the hero's card still to choose...
+    page.locator("#save").tap()
+    page.wait_for_selector("#status:text-is('Saved.')")
+    assert warning.inner_text() == WARNING
+    # ... but Score says why not, beside the button, and stays on the sheet.
+    button = page.locator("#score-form button")
+    button.scroll_into_view_if_needed()
+    button.tap()
+    refused = page.locator("#score-refused")
+    assert refused.inner_text() == REFUSED
+    assert _on_screen(refused)
+    assert page.url.endswith("/sheets/1/spring")
+
+    # The Hero brush with Dobrik's card, tapped on the hero: the warning goes,
+    # the monster above him is destroyed, and the season scores.
+    page.locator('.brush[data-brush="H"]').tap()
+    assert page.locator("#hero-card").input_value() == "Dobrik of Lorkheim"
+    assert _on_screen(page.locator("#hero-card"))
+    page.locator(f'#board .cell[data-i="{HERO}"]').tap()
+    assert warning.is_hidden()
+    assert "t-X" in (page.locator(f'#board .cell[data-i="{MONSTER}"]').get_attribute("class") or "")
+    page.locator("#save").tap()
+    page.wait_for_selector("#status:text-is('Saved.')")
+    assert refused.is_hidden()
+    button.scroll_into_view_if_needed()
+    with page.expect_navigation():
         button.tap()
-        refused = page.locator("#score-refused")
-        assert refused.inner_text() == REFUSED
-        assert _on_screen(refused)
-        assert page.url.endswith("/sheets/1/spring")
-
-        # The Hero brush with Dobrik's card, tapped on the hero: the warning goes,
-        # the monster above him is destroyed, and the season scores.
-        page.locator('.brush[data-brush="H"]').tap()
-        assert page.locator("#hero-card").input_value() == "Dobrik of Lorkheim"
-        assert _on_screen(page.locator("#hero-card"))
-        page.locator(f'#board .cell[data-i="{HERO}"]').tap()
-        assert warning.is_hidden()
-        assert "t-X" in (page.locator(f'#board .cell[data-i="{MONSTER}"]').get_attribute("class") or "")
-        page.locator("#save").tap()
-        page.wait_for_selector("#status:text-is('Saved.')")
-        assert refused.is_hidden()
-        button.scroll_into_view_if_needed()
-        with page.expect_navigation():
-            button.tap()
-        assert page.url.endswith("/sheets/1/spring/score")
-        assert errors == []
-        browser.close()
+    assert page.url.endswith("/sheets/1/spring/score")
+    assert page.errors == []

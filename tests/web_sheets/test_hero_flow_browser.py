@@ -21,7 +21,16 @@ from PIL import Image
 from referee.rules import data, heroes
 from referee.vision.reader import SheetReading
 from referee.web import photo
-from tests.web_sheets.conftest import TableAt, as_host, editor, make_table, save, score, sure_reading
+from tests.web_sheets.conftest import (
+    TableAt,
+    as_host,
+    editor,
+    make_table,
+    save,
+    score,
+    sure_reading,
+    touch_phone,
+)
 from tests.web_sheets.test_heroes_pages import drawn, with_hero_in_spring
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -36,15 +45,7 @@ def index(r: int, c: int) -> int:
 
 
 def phone(browser: Any, width: int) -> Any:
-    context = browser.new_context(
-        viewport={"width": width, "height": PHONES[width]}, is_mobile=True, has_touch=True
-    )
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors
-    return page
+    return touch_phone(browser, width, PHONES[width])
 
 
 def cell(page: Any, r: int, c: int) -> Any:
