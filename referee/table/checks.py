@@ -132,3 +132,17 @@ def check_heroes(
             ),
         )
     return out
+
+
+def check_no_hero_space(themap: MapSheet) -> None:
+    """A game without hero cards has no hero spaces: a hero is drawn only
+    when its hero card is revealed. (A typed map could hold one.)"""
+    first = next(themap.spaces_of(terrain.HERO), None)
+    if first is not None:
+        raise Refused(
+            BAD_INPUT,
+            _(
+                "%(space)s holds a hero, but there are no hero cards in this game.",
+                space=where(*divmod(first, SIZE)),
+            ),
+        )

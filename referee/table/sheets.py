@@ -24,7 +24,7 @@ from referee.rules.sheet import MapSheet
 from referee.store.models import Seat
 from referee.store.sheets import SeasonSheet, reprint_blank
 from referee.table.ambushes import gorgon_pending, pending_effects, resolve
-from referee.table.checks import check_heroes, check_monsters, whole_number
+from referee.table.checks import check_heroes, check_monsters, check_no_hero_space, whole_number
 from referee.table.deal import SEASON_NAMES, SEASONS
 from referee.table.errors import BAD_INPUT, CONFLICT, Refused, SheetPage
 from referee.table.records import find_score, find_sheet, patterns_of, write_sheet
@@ -213,6 +213,8 @@ def save(session: Session, table: Table, seat: Seat, s: int, payload: Any) -> Sa
     hero_list = check_heroes(themap, payload.get("heroes", []), sheet.heroes or [], revealed)
     if hero_list and not table.heroes:
         raise Refused(BAD_INPUT, _("There are no hero cards in this game."))
+    if not table.heroes:
+        check_no_hero_space(themap)
     messages: list[Text] = []
     themap, killed = heroes.apply_standing_attacks(themap, patterns_of(hero_list))
     if killed:

@@ -88,6 +88,10 @@ def drawn(blank: list[str], **spaces: str) -> list[str]:
             "There are no hero cards in this game.",
         ),
         (
+            {"revision": 1, "map": "\n".join(drawn(BLANK_A, r2c3="H")), "coins": 0},
+            "row 3, column 4 holds a hero, but there are no hero cards in this game.",
+        ),
+        (
             {
                 "revision": 1,
                 "map": "\n".join(BLANK_A),
