@@ -65,6 +65,8 @@ def home() -> ResponseReturnValue:
         new = hosting.set_up(
             get_session(), form.setup, form.map_side.data or "", form.names, form.printing_choice
         )
+        if wants_json():  # a script sets up the table: it gets the links, not a page
+            return set_up_answer(new.table.code, new.host_token)
         flash(
             str(
                 _(
@@ -74,8 +76,33 @@ def home() -> ResponseReturnValue:
             )
         )
         return redirect(url_for("dealer.host", code=new.table.code, token=new.host_token), code=303)
+    if request.method == "POST" and wants_json():
+        return form_refusal(form)
     status = 400 if request.method == "POST" else 200
     return render_template("dealer/home.html", form=form, map_games=MAP_GAME), status
+
+
+def set_up_answer(code: str, token: str) -> ResponseReturnValue:
+    """201 with the new table's code and links, for a client that asked for
+    JSON; the host link holds the host's token, as the page's address does."""
+    host_url = url_for("dealer.host", code=code, token=token, _external=True)
+    response = jsonify(
+        code=code,
+        host=host_url,
+        follow=url_for("dealer.follow", code=code, _external=True),
+        tv=url_for("dealer.tv", code=code, _external=True),
+    )
+    response.status_code = 201
+    response.headers["Location"] = host_url
+    return response
+
+
+def form_refusal(form: SetupForm) -> ResponseReturnValue:
+    """400 in JSON: the first refused field's sentence after the field's name
+    (what a script sends), and every field's sentences by name."""
+    fields = {name: [str(e) for e in errors] for name, errors in form.errors.items()}
+    name, errors = next(iter(fields.items()))
+    return jsonify(error=f"{name}: {errors[0]}", status=400, fields=fields), 400
 
 
 @bp.get("/join")

@@ -3,6 +3,8 @@ one creates a table and sends the host to the host link."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -150,3 +152,48 @@ def test_combined_game_with_chosen_cards(app: Flask, client: FlaskClient) -> Non
         "C": "Shieldgate",
         "D": "Starlit Sigil",
     }
+
+
+def post_json(client: FlaskClient, **fields: object) -> tuple[int, dict[str, object], str | None]:
+    """The setup as a JSON object from a script that asks for JSON back."""
+    page = client.get("/")
+    response = client.post(
+        "/",
+        json=setup_form(**fields),
+        headers={"Accept": "application/json", "X-CSRFToken": csrf_token(page.text)},
+    )
+    return response.status_code, response.get_json(), response.headers.get("Location")
+
+
+def test_a_script_that_asks_for_json_gets_the_new_tables_links(client: FlaskClient) -> None:
+    status, body, location = post_json(client)
+    assert status == 201
+    assert set(body) == {"code", "host", "follow", "tv"}
+    code = body["code"]
+    assert location == body["host"]
+    assert re.fullmatch(rf"http://localhost/t/{code}/host/[\w-]+", str(body["host"]))
+    assert (body["follow"], body["tv"]) == (f"http://localhost/t/{code}", f"http://localhost/t/{code}/tv")
+    host = client.get(str(body["host"]))
+    assert host.status_code == 200 and "Ann" in host.text
+
+
+@pytest.mark.parametrize(
+    ("fields", "field", "sentence"),
+    [
+        ({"seed": ""}, "seed", "seed: Type a seed, or keep the one suggested."),
+        (
+            {"players": "Ann\nann"},
+            "players",
+            "players: Two players are called ann; give them different names.",
+        ),
+        ({"edition": "chess"}, "edition", "edition: Not a valid choice."),
+    ],
+)
+def test_a_script_that_asks_for_json_gets_the_refusal_in_json(
+    client: FlaskClient, app: Flask, fields: dict[str, object], field: str, sentence: str
+) -> None:
+    status, body, location = post_json(client, **fields)
+    assert (status, body["error"], body["status"], location) == (400, sentence, 400, None)
+    assert field in body["fields"]
+    with app.app_context():
+        assert get_session().scalars(select(GameTable)).all() == []
