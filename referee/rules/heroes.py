@@ -335,6 +335,15 @@ def gorgon_targets(sheet: MapSheet, gorgon: Collection[Cell]) -> set[Cell]:
     return {at for at in _adjacent(gorgon) if sheet.at(*at) not in (MOUNTAIN, WASTELAND, DESTROYED)}
 
 
+def gorgon_already_destroyed(sheet: MapSheet, gorgon: Collection[Cell]) -> set[Cell]:
+    """The destroyed spaces next to the Gorgon: where its gaze may already
+    be drawn. The gaze comes "immediately after drawing the Gorgon", so a
+    sheet recorded at the season's end may already show it, and the player
+    then says which of these it was rather than destroying another space."""
+    _check_tag(sheet, GORGON_GAZE, gorgon)
+    return {at for at in _adjacent(gorgon) if sheet.at(*at) == DESTROYED}
+
+
 def gorgon_gaze(sheet: MapSheet, gorgon: Collection[Cell], at: Cell) -> MapSheet:
     """Destroy the space the player chose next to the Gorgon."""
     return destroy(sheet, at, gorgon_targets(sheet, gorgon))

@@ -71,6 +71,16 @@ def gorgon_pending(table: Table, sheet: SeasonSheet) -> list[Cell]:
     return []
 
 
+def gorgon_drawn(table: Table, sheet: SeasonSheet) -> list[Cell]:
+    """The destroyed spaces next to the Gorgon while its gaze waits: the gaze
+    as already drawn on the paper sheet, which the player may name instead
+    of destroying a space here."""
+    if not gorgon_pending(table, sheet):
+        return []
+    gorgon = next(t for t in tags_of(sheet) if t.ambush == heroes.GORGON_GAZE)
+    return sorted(heroes.gorgon_already_destroyed(map_of(table, sheet), gorgon.spaces))
+
+
 def gorgon_sheet(session: Session, table: Table, seat: Seat, s: int) -> SeasonSheet:
     """The seat's sheet for season ``s``, when a Gorgon's gaze waits on it."""
     sheet = find_sheet(session, seat, s)
@@ -80,9 +90,13 @@ def gorgon_sheet(session: Session, table: Table, seat: Seat, s: int) -> SeasonSh
 
 
 def apply_gorgon(session: Session, table: Table, sheet: SeasonSheet, seen: int, at: Cell) -> None:
-    """Destroy the space ``at`` the Gorgon gazes on, from a page showing revision ``seen``."""
+    """Destroy the space ``at`` the Gorgon gazes on, from a page showing
+    revision ``seen``; a space already destroyed next to the Gorgon is the
+    gaze as drawn on paper, and the map stays as it is."""
     gorgon = next(t for t in tags_of(sheet) if t.ambush == heroes.GORGON_GAZE)
-    themap = heroes.gorgon_gaze(map_of(table, sheet), gorgon.spaces, at)
+    themap = map_of(table, sheet)
+    if at not in heroes.gorgon_already_destroyed(themap, gorgon.spaces):
+        themap = heroes.gorgon_gaze(themap, gorgon.spaces, at)
     effects = dict(sheet.effects or {}, gorgon_done=True)
     write_sheet(session, sheet, seen, {"map_text": themap.text(), "effects": effects})
 

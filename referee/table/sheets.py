@@ -23,7 +23,7 @@ from referee.rules.i18n import Text, _
 from referee.rules.sheet import MapSheet
 from referee.store.models import Seat
 from referee.store.sheets import SeasonSheet, reprint_blank
-from referee.table.ambushes import gorgon_pending, pending_effects, resolve
+from referee.table.ambushes import gorgon_drawn, gorgon_pending, pending_effects, resolve
 from referee.table.checks import check_heroes, check_monsters, check_no_hero_space, whole_number
 from referee.table.deal import SEASON_NAMES, SEASONS
 from referee.table.errors import BAD_INPUT, CONFLICT, Refused, SheetPage
@@ -136,6 +136,8 @@ class Editing:
     """Whether this season has a score yet."""
     gorgon: list[Cell]
     """The spaces a waiting Gorgon's gaze may destroy (none when no gaze waits)."""
+    gorgon_drawn: list[Cell]
+    """The destroyed spaces next to a waiting Gorgon: its gaze, if drawn on paper already."""
     locked: bool
     """Whether a later season has been scored from this map, which can then no longer change."""
     next_begun: bool
@@ -153,6 +155,7 @@ def open_for_editing(session: Session, table: Table, seat: Seat, s: int) -> Edit
         sheet,
         find_score(session, seat, s) is not None,
         gorgon_pending(table, sheet),
+        gorgon_drawn(table, sheet),
         is_locked(session, seat, s),
         s < 3 and find_sheet(session, seat, s + 1) is not None,
     )

@@ -326,6 +326,7 @@ def editor_page(code: str, number: int, season: str, **extra: Any) -> str:
         scored=editing.scored,
         ended=t.ended(s),
         gorgon=_spaces(editing.gorgon),
+        gorgon_drawn=_spaces(editing.gorgon_drawn),
         edicts=[(letter, t.deal.edicts[letter]) for letter in t.season_card(s).edicts],
         ambushes_now=t.ambushes_revealed(s),
         ambush_default=t.latest_ambush(s),

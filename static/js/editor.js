@@ -224,6 +224,9 @@
     renderHeroWarning();
     renderHeroHint();
     const hits = attacked();
+    // The space the Gorgon's box names is marked apart from the other rings.
+    const gazeChoice = document.getElementById("gorgon-space");
+    const chosen = gazeChoice ? Number(gazeChoice.value) : -1;
     // A hero space shows its card's initials, its title the card's name; one with no card, "?".
     const heroAt = {};
     for (const h of state.heroes) heroAt[h.at[0] * SIZE + h.at[1]] = h.hero;
@@ -233,6 +236,7 @@
       if (ruins.has(i)) el.classList.add("ruins");
       if (hits.has(i)) el.classList.add("attacked");
       if (solo.has(i) || gaze.has(i)) el.classList.add("target");
+      if (i === chosen) el.classList.add("chosen");
       if (toCheck.has(i)) el.classList.add("doubtful");
       const tag = state.tags[i];
       let text = tag && (code === "M" || code === "X") ? cfg.initials[tag] || tag[0] : "";
@@ -418,6 +422,9 @@
         showHeroOptions();
       });
     }
+
+    const gazeSelect = document.getElementById("gorgon-space");
+    if (gazeSelect) gazeSelect.addEventListener("change", render);
 
     // The hero card and pattern sit under the map, out of the toolbar that stays on
     // the screen: when that toolbar or the top of the screen hides them, scroll them just into view.

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy.orm import Session
 
 from referee.rules import deck
-from referee.rules.errors import MapError
+from referee.rules.errors import DrawingError, MapError
 from referee.table import Refused, Table, ambushes, hosting, scoring
 from referee.table import sheets as table_sheets
 from referee.table.errors import SheetPage
@@ -272,6 +272,27 @@ def test_a_season_is_not_scored_while_the_gorgon_gaze_waits(session: Session, pl
     ambushes.apply_gorgon(session, t, sheet, sheet.revision, target)
     record = scoring.score(session, t, seat, 0)
     assert record.map_text.splitlines()[target[0]][target[1]] == "X"
+
+
+def test_a_gaze_already_drawn_on_paper_is_named_not_drawn_again(session: Session) -> None:
+    """The gaze comes "immediately after the Gorgon is drawn", so the paper
+    sheet recorded at the season's end may already show its destroyed space.
+    The player names that space: the map stays as it is, and the season scores."""
+    t = new_table(session, ["Ann", "Ben"], edition="heroes", side="C", chosen=None)
+    seat = t.seat(1)
+    rows = drawn(BLANK_C, r10c0="M", r9c0="X", r5c5="X")
+    tags = [{"ambush": "Gorgon Gaze", "spaces": [[10, 0]]}]
+    assert save(session, t, seat, 0, rows, monsters=tags).gorgon == [(10, 1)]
+    editing = table_sheets.open_for_editing(session, t, seat, 0)
+    assert (editing.gorgon, editing.gorgon_drawn) == ([(10, 1)], [(9, 0)])  # not (5, 5): not next to it
+    sheet = ambushes.gorgon_sheet(session, t, seat, 0)
+    with pytest.raises(DrawingError):
+        ambushes.apply_gorgon(session, t, sheet, sheet.revision, (5, 5))
+    ambushes.apply_gorgon(session, t, sheet, sheet.revision, (9, 0))
+    assert sheet.map_text == "\n".join(rows)
+    assert table_sheets.open_for_editing(session, t, seat, 0).gorgon_drawn == []
+    t = reveal_to(session, t, season_end(t, 0))
+    assert scoring.score(session, t, seat, 0).map_text == "\n".join(rows)
 
 
 def test_a_gorgon_with_nothing_to_destroy_lets_the_season_score(session: Session) -> None:

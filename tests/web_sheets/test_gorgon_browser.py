@@ -8,6 +8,7 @@ with the Monster brush at rows 10 and 11 (1-based), on side C."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from tests.web_sheets.conftest import make_table, touch_phone
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 GORGON = [9 * 11 + 0, 9 * 11 + 2, 10 * 11 + 1]  # the card's shape: two spaces above, one between below
+SHOTS = Path("/tmp/shots")
 TARGET = 8 * 11 + 0  # row 9, column 1: above the Gorgon's left space
 REFUSED = (
     "Gorgon Gaze waits: choose the space next to the Gorgon that it destroys, "
@@ -73,7 +75,17 @@ def test_the_gorgon_gaze_comes_before_the_score(app: Flask, server: str, browser
     page.wait_for_function("window.location.hash === '#gorgon'")
     box = page.locator("#gorgon")
     assert _on_screen(box.locator("button"))
+    chosen = "#board .cell.chosen"
+    marked = "cs => cs.map(c => Number(c.dataset.i))"
+    assert page.locator(chosen).evaluate_all(marked) == [offered[0]]  # the space named is marked apart
+    assert offered[-1] != TARGET
+    page.select_option("#gorgon-space", str(offered[-1]))
+    assert page.locator(chosen).evaluate_all(marked) == [offered[-1]]
     page.select_option("#gorgon-space", str(TARGET))
+    assert page.locator(chosen).evaluate_all(marked) == [TARGET]
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "gorgon-chosen-390x844.png"))
+    assert page.locator(f'#board .cell[data-i="{TARGET}"]').get_attribute("class").split().count("target") == 1
     with page.expect_navigation():
         box.locator("button").tap()
     page.wait_for_load_state("load")

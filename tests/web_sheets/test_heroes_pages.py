@@ -219,6 +219,27 @@ def test_the_gorgon_gaze_asks_right_after_the_gorgon_is_drawn(client: FlaskClien
     assert "Gorgon Gaze:</b>" not in html
 
 
+def test_the_gorgon_box_offers_the_gaze_already_drawn_on_paper(client: FlaskClient, table: TableAt) -> None:
+    """A sheet recorded at the season's end may show the gaze's destroyed space
+    already: the box offers it apart, and naming it keeps the map as it is."""
+    tags = [{"ambush": "Gorgon Gaze", "spaces": [[10, 0]]}]
+    rows = drawn(r10c0="M", r9c0="X")
+    save(client, table, 1, "spring", rows, monsters=tags)
+    html, config = editor(client, table, 1, "spring")
+    assert (
+        '<optgroup label="Already destroyed on my sheet">\n      '
+        '<option value="99">row 10, column 1</option>\n      </optgroup>'
+    ) in html
+    good = client.post(
+        f"/t/{table.code}/sheets/1/spring/gorgon",
+        data={"csrf_token": csrf_token(html), "revision": config["revision"], "space": "99"},
+    )
+    assert good.status_code == 303
+    html, config = editor(client, table, 1, "spring")
+    assert config["map"] == "".join(rows)
+    assert "Gorgon Gaze:</b>" not in html
+
+
 GORGON_WAITS = (
     "Gorgon Gaze waits: choose the space next to the Gorgon that it destroys, "
     "in the box above the map, then score."
