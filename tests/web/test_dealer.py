@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import update
 
-from referee.rules import deck
+from referee.rules import data, deck
 from referee.store import GameTable
 from referee.store.models import utcnow
 from referee.web.database import get_session
@@ -73,6 +73,21 @@ def test_the_host_page_draws_the_revealed_card(client: FlaskClient) -> None:
     assert f'data-card="{first.reveals[-1].name}"' in follower
     assert 'data-act="reveal"' not in follower  # no buttons for followers
     assert 'data-act="reveal"' not in client.get(f"/t/{code}/tv").text
+
+
+def test_each_shape_option_says_its_squares_and_the_coin_option_its_coin(client: FlaskClient) -> None:
+    """Great River: "3 squares" with a coin, or "5 squares"; a player reads
+    the size of either option, not only the coin's."""
+    code, token, _ = create_table(client, seed=SEED)
+    card = next(c for c in data.explore_cards() if c.name == "Great River")
+    assert [(s.size, s.coin) for s in card.shapes] == [(3, True), (5, False)]
+    act(client, code, token, "reveal", 0)
+    act(client, code, token, "reveal", 1)
+    page = client.get(f"/t/{code}").text
+    assert turns(base_deal())[1].reveals[-1].name == "Great River"
+    assert 'data-card="Great River"' in page
+    assert '<figcaption>3 squares <b class="coin-tag">+1 coin</b></figcaption>' in page
+    assert "<figcaption>5 squares</figcaption>" in page
 
 
 def test_undo_takes_back_the_last_reveal_and_keeps_the_order(client: FlaskClient) -> None:
