@@ -43,7 +43,11 @@ red; a third of the players shade hard or twice, nearly solid. Half
 the pad-like designs print their ruins in a faint grey instead of the lines'
 ink. ``--family`` draws every sheet in one family (``printable``,
 ``official`` or ``pad``): the training mix keeps a set of printable sheets so
-that learning the pads does not cost the sheet we print.
+that learning the pads does not cost the sheet we print. ``--stains P``
+gives that share of the sheets on training papers stains of a spilt drink
+or of damp, of shapes of their own (``sheet_design.blotches``), unlike the
+held-out aged paper's soft round stains; they are drawn from the seed
+apart, so that the same draw without them is the same photos.
 
 Held-out designs (``--designs holdout``): these variants never appear in a
 training set (``--designs train``), and each held-out sample uses at least
@@ -202,8 +206,11 @@ def make_one(
     hard_share: float = 0.25,
     max_mp: float = 12.5,
     family: str | None = None,
+    stains: float = 0.0,
 ) -> tuple[bytes, dict[str, object]]:
-    """One photo (JPEG bytes) and its truth; ``family`` forces the design family."""
+    """One photo (JPEG bytes) and its truth; ``family`` forces the design
+    family; ``stains`` is the chance of stains on training papers, drawn
+    from the seed apart, so that a draw without them is the same photos."""
     rng = np.random.default_rng(seed)
     side = map_sides()[str(rng.choice(list(SIDES), p=list(SIDES.values())))]
     style = force_style or ("color" if rng.random() < 0.55 else "graphite")
@@ -248,6 +255,10 @@ def make_one(
     texture = sheet_design.paper_texture(rng, design, sheet.height, sheet.width)
     if rng.random() < 0.5:
         texture = texture * sheet_design.paper_tint(rng, sheet.height, sheet.width)
+    stain_rng = np.random.default_rng([seed, 1])  # apart from ``rng``: see the docstring
+    stained = stain_rng.random() < stains and design.paper_family not in sheet_design.HOLDOUT["paper"]
+    if stained:
+        texture = texture * sheet_design.blotches(stain_rng, design, sheet.height, sheet.width)
     pressure = rng.uniform(0.4, 0.6) if "light_pencil" in effects else rng.uniform(0.65, 1.05)
     writing = [(design.grid_x + 2.5, design.name_y, 4.0)] + [
         (x0 + 0.2, y0 + 0.5 + (y1 - y0) * 0.3, 1.2) for x0, y0, x1, y1 in design.season_boxes()
@@ -320,6 +331,7 @@ def make_one(
         "camera": {**cam, "grid_px": round(across, 1), "megapixels": round(w * h / 1e6, 2)},
         "hard": sorted(effects),
         "occluder": occluded,
+        "stained": bool(stained),
         "exif_orientation": orientation,
         "seed": seed,
     }
@@ -351,6 +363,12 @@ def main() -> None:
         default=None,
         help="draw every sheet in this family",
     )
+    ap.add_argument(
+        "--stains",
+        type=float,
+        default=0.0,
+        help="share of sheets on training papers with stains of a spilt drink or damp",
+    )
     args = ap.parse_args()
     style = {"colour": "color", "pencil": "graphite"}.get(args.style, args.style)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -362,6 +380,7 @@ def main() -> None:
         "hard_share": args.hard,
         "max_mp": args.max_mp,
         "family": args.family,
+        "stains": args.stains,
     }
     jobs = [(args.out, k, args.seed * 100003 + k, opts) for k in range(args.count)]
     t0 = time.perf_counter()

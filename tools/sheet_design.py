@@ -839,6 +839,40 @@ def paper_texture(rng: np.random.Generator, d: Design, h: int, w: int) -> np.nda
     return np.clip(out, 0.6, 1.1).astype(np.float32)
 
 
+def blotches(rng: np.random.Generator, d: Design, h: int, w: int) -> np.ndarray:
+    """A colour multiplier for the paper (h x w x 3): one to four stains of
+    a spilt drink or of damp, of a shape of their own, a square to five
+    across, browner than the paper and darker at their dried edge.
+
+    Drawn for training sheets only (``make_samples.py --stains``), never on
+    the held-out aged paper, whose soft round stains stay unseen: the
+    networks learn that a brown cloud on a bare square is paper, and the
+    held-out draws measure whether that carries over to stains of another
+    shape."""
+    units = w / d.page_w
+    dark = np.zeros((h, w), np.float32)
+    for _ in range(int(rng.integers(1, 5))):
+        size = rng.uniform(1.0, 5.0) * units  # across, in pixels
+        n = 48
+        field = cv2.GaussianBlur(rng.random((n, n)).astype(np.float32), (0, 0), rng.uniform(3, 7))
+        yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+        falloff = 1 - np.hypot(yy - n / 2, xx - n / 2) / (n / 2)  # a blob, not a square
+        field = (field - field.mean()) / max(float(field.std()), 1e-3) * 0.35 + falloff * 2.5
+        inside = (field > 1.0).astype(np.float32)
+        edge = inside - cv2.erode(inside, np.ones((3, 3), np.uint8))
+        blob = inside * rng.uniform(0.03, 0.12) + edge * rng.uniform(0.0, 0.1)
+        side = max(4, int(size))
+        blob = cv2.resize(blob, (side, side), interpolation=cv2.INTER_LINEAR)
+        blob = cv2.GaussianBlur(blob, (0, 0), max(0.6, side / 60))
+        x0, y0 = int(rng.random() * w - side / 2), int(rng.random() * h - side / 2)
+        xa, ya, xb, yb = max(x0, 0), max(y0, 0), min(x0 + side, w), min(y0 + side, h)
+        if xa < xb and ya < yb:
+            dark[ya:yb, xa:xb] += blob[ya - y0 : yb - y0, xa - x0 : xb - x0]
+    tone = np.array([rng.uniform(0.2, 0.8), rng.uniform(0.8, 1.1), rng.uniform(1.2, 2.0)], np.float32)
+    tone /= tone.mean()
+    return np.clip(1.0 - dark[..., None] * tone, 0.6, 1.1).astype(np.float32)
+
+
 def paper_tint(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     """A colour multiplier for the paper: sheets yellow from their edges
     inwards, unevenly, so bare paper is not one colour across the grid."""

@@ -303,3 +303,39 @@ def test_a_dim_photos_colour_noise_is_coarser_than_its_brightness_noise() -> Non
         assert lag_correlation(chroma, 2) >= lag_correlation(luma, 2) - 0.05
         coarse += lag_correlation(chroma, 3) > 0.3
     assert coarse >= 4  # mostly blotches several pixels across
+
+
+def test_training_stains_change_only_the_paper_and_never_the_held_out_aged_paper(tmp_path: Path) -> None:
+    """``--stains``: stains drawn from the seed apart, so a draw with them is
+    the same photos as one without, but for the stains; never on held-out
+    papers, whose own stains stay unseen in training."""
+    plain, stained = tmp_path / "plain", tmp_path / "stained"
+    plain.mkdir()
+    stained.mkdir()
+    a = _sample(plain, 0, 4242)
+    b = _sample(stained, 0, 4242, stains=1.0)
+    assert (a["stained"], b["stained"]) == (False, True)
+    assert {k: v for k, v in a.items() if k != "stained"} == {k: v for k, v in b.items() if k != "stained"}
+    assert (plain / "000.jpg").read_bytes() != (stained / "000.jpg").read_bytes()
+    held_out = [_sample(tmp_path, k, 700 + k, designs="holdout", stains=1.0) for k in range(6)]
+    assert any(t["design"]["paper_family"] in ("grey", "aged") for t in held_out)
+    for t in held_out:
+        assert t["stained"] == (t["design"]["paper_family"] not in ("grey", "aged"))
+
+
+def test_a_stain_browns_the_paper_in_a_shape_of_its_own() -> None:
+    """A stain takes away more blue than red, as browning does, and covers
+    part of the page, not all of it."""
+    import numpy as np
+    import sheet_design
+
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        d = sheet_design.pad_design(rng, "train")
+        texture = sheet_design.blotches(rng, d, 400, 300)
+        assert texture.shape == (400, 300, 3)
+        taken = 1 - texture.reshape(-1, 3)
+        inside = taken.mean(axis=1) > 0.01
+        assert 0 < inside.mean() < 0.6
+        red, _, blue = taken[inside].mean(axis=0)
+        assert blue > red > -0.01
