@@ -207,15 +207,21 @@ def _decide(
     free = np.zeros(SIZE * SIZE, bool)
     free[_free_spaces(side)] = True
     limits = {terrain.HERO: most_hero_spaces() if heroes is None else heroes, terrain.MONSTER: monsters}
-    for code, limit in limits.items():
-        if code not in drawable or limit is None:
-            continue
-        k = drawn.index(CLASSES.index(code))
-        read = [i for i in np.argsort(-p[:, k], kind="stable") if free[i] and p[i].argmax() == k]
-        for i in read[max(limit, 0) :]:
-            # not renormalised: the square looked most like this code, so what
-            # it is instead is a guess, shown to the player as one
-            p[i, k] = q[i, k] = 0.0
+    bounded = [
+        (drawn.index(CLASSES.index(code)), limit)
+        for code, limit in limits.items()
+        if code in drawable and limit is not None
+    ]
+    over = True
+    while over:  # a monster past its bound may look next most like a hero, and a hero like a monster
+        over = False
+        for k, limit in bounded:
+            read = [i for i in np.argsort(-p[:, k], kind="stable") if free[i] and p[i].argmax() == k]
+            for i in read[max(limit, 0) :]:
+                # not renormalised: the square looked most like this code, so what
+                # it is instead is a guess, shown to the player as one
+                p[i, k] = q[i, k] = 0.0
+                over = True
     codes, conf = [], []
     for i in range(SIZE * SIZE):
         if not free[i]:

@@ -164,6 +164,32 @@ def test_no_more_monsters_than_the_ambushes_allow() -> None:
         assert all(conf[i // 11][i % 11] < UNSURE for i in looks_monster[kept:])
 
 
+def test_a_monster_past_its_bound_is_not_a_hero_past_its_own() -> None:
+    """Seven squares look most like monsters, and next most like heroes (a
+    photo of another sheet, or one drawn before the cards were revealed).
+    Where three monster spaces and no hero space are possible, the four
+    monsters past the bound are not heroes either: the bounds hold together."""
+    hero = CLASSES.index(terrain.HERO)
+    side = map_sides()["C"]
+    free = [i for i in range(121) if side.printed(*divmod(i, 11)) == terrain.EMPTY]
+    probs = np.stack([_sure(EMPTY)] * 121)
+    looks_monster = free[10:17]
+    for n, i in enumerate(looks_monster):
+        probs[i] = 0.01
+        probs[i, MONSTER], probs[i, hero], probs[i, FARM] = 0.8 - n * 0.05, 0.15, 0.04
+        probs[i] /= probs[i].sum()
+    for heroes, monsters, want in (
+        (0, 3, "MMMAAAA"),
+        (2, 3, "MMMAAHH"),  # the heroes likeliest among the rest
+        (0, None, "MMMMMMM"),
+        (None, 0, "AAAHHHH"),
+    ):
+        grid, conf = _decide(probs, probs, side, heroes=heroes, monsters=monsters)
+        assert "".join(grid[i // 11][i % 11] for i in looks_monster) == want, (heroes, monsters)
+        guessed = [i for i, code in zip(looks_monster, want, strict=True) if code != "M"]
+        assert all(conf[i // 11][i % 11] < UNSURE for i in guessed)
+
+
 def test_a_square_drawn_like_the_sheets_forests_but_apart_is_read_as_a_forest() -> None:
     """Twelve forests drawn alike and twelve farms: a thirteenth forest drawn
     a little apart (a lighter hand) is none of their likest, so it hears

@@ -85,7 +85,8 @@ def test_the_gorgon_gaze_comes_before_the_score(app: Flask, server: str, browser
     assert page.locator(chosen).evaluate_all(marked) == [TARGET]
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / "gorgon-chosen-390x844.png"))
-    assert page.locator(f'#board .cell[data-i="{TARGET}"]').get_attribute("class").split().count("target") == 1
+    classes = page.locator(f'#board .cell[data-i="{TARGET}"]').get_attribute("class") or ""
+    assert classes.split().count("target") == 1
     with page.expect_navigation():
         box.locator("button").tap()
     page.wait_for_load_state("load")
