@@ -36,7 +36,7 @@ from referee.web import svg
 from referee.web.database import get_session
 from referee.web.errors import wants_json
 from referee.web.forms import MAP_GAME, SetupForm
-from referee.web.inputs import form_number
+from referee.web.inputs import field, form_number
 from referee.web.panels import render_panel, shared_state
 from referee.web.present import CORNER_NAMES, DIRECTION_NAMES, KIND_NAMES, TableView, view_of
 from referee.web.seats import host_cookie, set_cookie
@@ -229,13 +229,13 @@ def _moved(table: GameTable) -> ResponseReturnValue:
     """After a reveal or undo: the new state to a script, the host page to a browser."""
     if wants_json():
         return jsonify(view_of(table).state())
-    return redirect(url_for("dealer.host", code=table.code, token=request.form.get("host")), code=303)
+    return redirect(url_for("dealer.host", code=table.code, token=field("host")), code=303)
 
 
 @bp.post("/t/<code>/reveal")
 @bp.post("/api/t/<code>/reveal")
 def reveal(code: str) -> ResponseReturnValue:
-    table = host_table(code, request.form.get("host"))
+    table = host_table(code, field("host"))
     hosting.reveal(get_session(), table, _seen())
     return _moved(table)
 
@@ -243,7 +243,7 @@ def reveal(code: str) -> ResponseReturnValue:
 @bp.post("/t/<code>/undo")
 @bp.post("/api/t/<code>/undo")
 def undo(code: str) -> ResponseReturnValue:
-    table = host_table(code, request.form.get("host"))
+    table = host_table(code, field("host"))
     hosting.undo(get_session(), table, _seen())
     return _moved(table)
 
@@ -251,8 +251,8 @@ def undo(code: str) -> ResponseReturnValue:
 @bp.post("/t/<code>/side")
 def side(code: str) -> ResponseReturnValue:
     """Switch the table to another map side, while nobody has saved a sheet."""
-    table = host_table(code, request.form.get("host"))
-    sides.change_side(get_session(), table, request.form.get("side", ""))
+    table = host_table(code, field("host"))
+    sides.change_side(get_session(), table, field("side") or "")
     letter = table.setup["map_side"]
     if wants_json():
         return jsonify(map_side=letter)
@@ -266,4 +266,4 @@ def side(code: str) -> ResponseReturnValue:
             )
         )
     )
-    return redirect(url_for("dealer.host", code=table.code, token=request.form.get("host")), code=303)
+    return redirect(url_for("dealer.host", code=table.code, token=field("host")), code=303)

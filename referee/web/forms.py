@@ -21,7 +21,7 @@ from referee.rules.cards import Printing
 from referee.rules.i18n import Name, Text, _, ngettext
 from referee.table import MAX_NAME_LENGTH, Refused
 from referee.table.sides import check_side
-from referee.web.inputs import json_body
+from referee.web.inputs import NOT_AN_OBJECT, json_body
 
 MAX_PLAYERS = 100
 """The rulebooks allow 1 to 100 players."""
@@ -43,12 +43,6 @@ EDICT_MODES: dict[str, Text] = {
 }
 MAP_GAME = {letter: side.game for letter, side in data.map_sides().items()}
 """Whose pad prints each map side, for the page to offer an edition its own."""
-
-
-NOT_AN_OBJECT = _(
-    "The referee reads a form here, or a JSON object of its fields; it cannot read a JSON list, "
-    "text or number."
-)
 
 
 class Form(FlaskForm):

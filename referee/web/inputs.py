@@ -33,9 +33,29 @@ def whole_number(raw: str | None, high: int) -> int | None:
     return value if value <= high else None
 
 
+NOT_AN_OBJECT = _(
+    "The referee reads a form here, or a JSON object of its fields; it cannot read a JSON list, "
+    "text or number."
+)
+
+
+def field(name: str) -> str | None:
+    """The form field ``name``, or the same name in a JSON object sent in
+    place of the form: a script reveals a card as readily in JSON, and the
+    field it sent is read, not taken as missing. 400 for JSON that is not an
+    object; a list or an object given as a field's value counts as missing."""
+    if not request.is_json:
+        return request.form.get(name)
+    body = json_body()
+    if not isinstance(body, dict):
+        abort(400, str(NOT_AN_OBJECT))
+    value = body.get(name)
+    return str(value) if isinstance(value, str | int | float) and not isinstance(value, bool) else None
+
+
 def form_number(name: str, high: int, sentence: object) -> int:
     """The form field ``name`` as a number from 0 to ``high``; else 400 with ``sentence``."""
-    value = whole_number(request.form.get(name), high)
+    value = whole_number(field(name), high)
     if value is None:
         abort(400, str(sentence))
     return value

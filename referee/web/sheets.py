@@ -31,7 +31,7 @@ from referee.web.database import get_session
 from referee.web.dealer import load
 from referee.web.errors import answer, status_of
 from referee.web.i18n import card, plural_forms
-from referee.web.inputs import MAX_DIGITS, form_number, json_body
+from referee.web.inputs import MAX_DIGITS, field, form_number, json_body
 from referee.web.present import ORIENTATION_NAMES, printing_note
 from referee.web.seats import (
     host_cookie,
@@ -468,7 +468,7 @@ def scored(code: str, number: int, season: str) -> ResponseReturnValue:
 @bp.post("/t/<code>/sheets/<int:number>/<season>/effects")
 def effects(code: str, number: int, season: str) -> ResponseReturnValue:
     t, seat, s = for_change(code, number, season)
-    troll = _space("troll") if request.form.get("troll") else None
+    troll = _space("troll") if field("troll") else None
     ambushes.confirm_effects(get_session(), t, seat, s, troll)
     return redirect(url_for("sheets.scored", code=t.table.code, number=number, season=season), code=303)
 

@@ -90,6 +90,29 @@ def test_each_shape_option_says_its_squares_and_the_coin_option_its_coin(client:
     assert "<figcaption>5 squares</figcaption>" in page
 
 
+def test_a_script_reveals_and_undoes_with_a_json_body(client: FlaskClient) -> None:
+    """The API's reveal reads the host link's token and the taps from a JSON
+    object as from a form: a script's JSON is not taken for a stranger's tap."""
+    code, token, html = create_table(client, seed=SEED)
+    headers = {"X-CSRFToken": csrf_token(html), "Accept": "application/json"}
+    first = client.post(f"/api/t/{code}/reveal", json={"host": token, "taps": 0}, headers=headers)
+    assert first.status_code == 200, first.text
+    assert first.get_json()["turn"] == [r.name for r in turns(base_deal())[0].reveals]
+    again = client.post(f"/api/t/{code}/reveal", json={"host": token, "taps": 0}, headers=headers)
+    assert again.status_code == 409  # the same tap twice: one reveal
+    undone = client.post(f"/api/t/{code}/undo", json={"host": token, "taps": "1"}, headers=headers)
+    assert undone.status_code == 200 and undone.get_json()["taps"] == 0
+    stranger = client.post(f"/api/t/{code}/reveal", json={"host": "nope", "taps": 0}, headers=headers)
+    assert stranger.status_code == 403
+    for body in ({"host": token, "taps": [0]}, {"host": token, "taps": True}):
+        refused = client.post(f"/api/t/{code}/reveal", json=body, headers=headers)
+        assert refused.status_code == 400, body
+    listed = client.post(f"/api/t/{code}/reveal", json=[token, 0], headers=headers)
+    assert listed.status_code == 400
+    assert "cannot read a JSON list, text or number" in listed.get_json()["error"]
+    assert client.get(f"/api/t/{code}").get_json()["taps"] == 0  # nothing refused moved the table
+
+
 def test_undo_takes_back_the_last_reveal_and_keeps_the_order(client: FlaskClient) -> None:
     code, token, _ = create_table(client, seed=SEED)
     for taps in range(3):
