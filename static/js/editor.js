@@ -20,6 +20,7 @@
   let state = fromServer(cfg);
   let revision = cfg.revision;
   let dirty = false;
+  let touched = false; // the player changed something on this page
   const undoStack = [];
   const redoStack = [];
   let brush = "F";
@@ -37,6 +38,29 @@
       heroes: reading.heroes,
     });
     dirty = true;
+  }
+
+  // A photo sent over changes not yet saved (photo.js asks first) keeps them in this tab
+  // until the photo is read: when it is refused, the editor comes back with them on the map.
+  const STASH = "referee-unsaved:" + (cfg.editUrl || window.location.pathname);
+  const kept = takeStash();
+  const keptBack = kept !== null && !reading && document.getElementById("photo-error") !== null;
+  if (keptBack) {
+    undoStack.push(clone(state));
+    state = kept;
+    dirty = true;
+    touched = true;
+  }
+
+  function takeStash() {
+    try {
+      const raw = window.sessionStorage.getItem(STASH);
+      window.sessionStorage.removeItem(STASH);
+      const stashed = raw ? JSON.parse(raw) : null;
+      return stashed && stashed.revision === cfg.revision ? stashed.state : null;
+    } catch (err) {
+      return null; // no storage here: the refusal comes back with the saved sheet
+    }
   }
 
   function fromServer(data) {
@@ -548,15 +572,22 @@
     }
   }
 
-  // For photo.js: are there changes a new photo would throw away, and leave without asking.
-  let touched = false; // the player changed something on this page
+  // For photo.js: are there changes a new photo would throw away, and leave without asking
+  // (keeping them for the page that comes back if the photo is refused).
   let leaving = false;
   window.refereeEditor = {
     unsaved: () => dirty && (touched || !reading),
     leave: () => {
       leaving = true;
+      if (!dirty || !touched) return;
+      try {
+        window.sessionStorage.setItem(STASH, JSON.stringify({ revision: revision, state: clone(state) }));
+      } catch (err) {
+        // no storage here: as before, the photo replaces them
+      }
     },
   };
+  if (keptBack) say(TEXT.keptBack, "info");
 
   window.addEventListener("beforeunload", (e) => {
     if (!dirty || leaving) return;

@@ -205,6 +205,36 @@ def test_a_photo_over_unsaved_changes_asks_first(app: Flask, server: str) -> Non
         browser.close()
 
 
+def test_a_refused_photo_over_unsaved_changes_keeps_them(app: Flask, server: str, tmp_path: Path) -> None:
+    """The player agreed that the photo would replace the changes not yet
+    saved; it was refused, so nothing replaced them: they are back on the
+    map, unsaved, and Undo goes back to the saved sheet. Once the page is
+    left for another, they are not brought back again."""
+    sync_playwright = playwright_or_skip()
+    path = tmp_path / "notes.jpg"
+    path.write_bytes(b"Cartographers is a map-drawing game.\n" * 50)
+    t = make_table(app, ["Ann", "Ben"])
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page, errors = _phone(browser, server, t.code)
+        page.click('.brush[data-brush="V"]')
+        page.locator('#board .cell[data-i="0"]').tap()
+        page.locator('#board .cell[data-i="1"]').tap()
+        page.once("dialog", lambda dialog: dialog.accept())
+        with page.expect_navigation():
+            page.set_input_files("#photo-input", str(path))
+        assert "not a picture the reader can open" in page.locator("#photo-error").inner_text()
+        assert "t-V" in _classes(page, 0) and "t-V" in _classes(page, 1)
+        assert page.locator("#banner").inner_text() == "Your changes not yet saved are back on the map."
+        assert page.locator("#save").inner_text() == "Save"  # not saved yet
+        page.locator("#undo").tap()
+        assert "t-V" not in _classes(page, 0) and "t-V" not in _classes(page, 1)
+        page.goto(f"{server}/t/{t.code}/sheets/1/spring")
+        assert "t-V" not in _classes(page, 0)
+        assert errors == []
+        browser.close()
+
+
 def test_back_after_saving_a_reading_shows_the_saved_sheet(app: Flask, server: str) -> None:
     """The reading is the answer to a POST: once saved, Back from another page
     leads to the sheet as saved, not to the reading as it came."""
