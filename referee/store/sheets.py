@@ -27,6 +27,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     delete,
+    func,
     select,
     update,
 )
@@ -110,6 +111,18 @@ def a_saved_sheet(session: Session, seat_ids: list[int]) -> int | None:
     saved = select(SeasonSheet.seat_id).where(SeasonSheet.seat_id.in_(seat_ids), SeasonSheet.revision > 1)
     scored = select(SeasonScoreRecord.seat_id).where(SeasonScoreRecord.seat_id.in_(seat_ids))
     return session.scalar(saved.union_all(scored).limit(1))
+
+
+def scored_in(session: Session, seat_ids: list[int], season: int) -> int:
+    """How many of ``seat_ids`` have a score for season ``season``."""
+    return (
+        session.scalar(
+            select(func.count())
+            .select_from(SeasonScoreRecord)
+            .where(SeasonScoreRecord.seat_id.in_(seat_ids), SeasonScoreRecord.season == season)
+        )
+        or 0
+    )
 
 
 def drop_unsaved(session: Session, seat_ids: list[int]) -> None:

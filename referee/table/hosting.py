@@ -17,10 +17,11 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from referee.rules import deck
 from referee.rules.cards import Printing
-from referee.rules.i18n import _
+from referee.rules.i18n import _, ngettext
 from referee.store import tables as stored
 from referee.store.models import GameTable, Seat
-from referee.table.deal import dealt, setup_of
+from referee.store.sheets import scored_in
+from referee.table.deal import SEASON_NAMES, SEASONS, dealt, setup_of
 from referee.table.errors import CONFLICT, Refused
 from referee.table.state import expired, idle_since, no_such_table
 
@@ -69,13 +70,34 @@ def undo(session: Session, table: GameTable, seen: int) -> None:
     """Take back the last turn's reveal, if the host's page was showing ``seen`` reveals."""
     if seen == 0 and table.taps == 0:
         raise Refused(CONFLICT, _("There is nothing to undo: no card has been revealed yet."))
-    total = dealt(setup_of(table)).turn_count()
+    deal = dealt(setup_of(table))
+    total = deal.turn_count()
+    refuse_reopening_a_scored_season(session, table, deal, seen)
     if seen != table.taps or not stored.move(session, table.id, seen, -1, total):
         raise Refused(
             CONFLICT,
             _("The table changed in the meantime (another tab or tap); the page now shows where it stands."),
         )
     _moved_to(session, table, seen - 1, total)
+
+
+def refuse_reopening_a_scored_season(session: Session, table: GameTable, deal: deck.Deal, seen: int) -> None:
+    """409 when the card to take back ended a season that a sheet has been
+    scored for: the season was scored as over, with that card drawn, and
+    taking it back would make the score one of a season not yet over."""
+    ended = 0
+    for s, season in enumerate(deal.seasons):
+        ended += len(season.turns)
+        if ended == seen and (count := scored_in(session, [seat.id for seat in table.seats], s)):
+            raise Refused(
+                CONFLICT,
+                ngettext(
+                    "%(num)d sheet has been scored for %(season)s: the card that ended it stays revealed.",
+                    "%(num)d sheets have been scored for %(season)s: the card that ended it stays revealed.",
+                    count,
+                    season=SEASON_NAMES[SEASONS[s]].lower(),
+                ),
+            )
 
 
 def _moved_to(session: Session, table: GameTable, taps: int, total: int) -> None:

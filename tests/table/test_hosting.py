@@ -8,8 +8,9 @@ from datetime import timedelta
 import pytest
 from sqlalchemy.orm import Session
 
-from referee.table import NoSuchTable, Refused, TableExpired, find_table, hosting, open_table
-from tests.table.conftest import LIFETIME, new_table
+from referee.rules.sheet import MapSheet
+from referee.table import NoSuchTable, Refused, TableExpired, find_table, hosting, open_table, scoring
+from tests.table.conftest import LIFETIME, new_table, reveal_to, save, season_end
 
 
 def test_a_table_is_found_by_its_code_as_typed(session: Session) -> None:
@@ -121,3 +122,26 @@ def test_no_such_seat_or_season(session: Session, number: int, season: str) -> N
         f"Table {t.table.code} has no seat {number}.",
         "A season is spring, summer, fall or winter.",
     )
+
+
+def test_the_card_that_ended_a_scored_season_is_not_taken_back(session: Session) -> None:
+    """Spring scored for one sheet: spring's last card stays revealed (the
+    score is of a season over, with that card drawn). Before the score, and
+    for any later card, undo works as ever."""
+    t = new_table(session, ["Ann", "Ben"])
+    end = season_end(t, 0)
+    t = reveal_to(session, t, end)
+    hosting.undo(session, t.table, end)  # nothing scored yet: taken back
+    t = reveal_to(session, t, end)
+    save(session, t, t.seat(1), 0, MapSheet.blank(t.side).text().splitlines())
+    scoring.score(session, t, t.seat(1), 0)
+    with pytest.raises(Refused) as refused:
+        hosting.undo(session, t.table, end)
+    assert (refused.value.status, str(refused.value)) == (
+        409,
+        "1 sheet has been scored for spring: the card that ended it stays revealed.",
+    )
+    assert t.table.taps == end
+    t = reveal_to(session, t, end + 1)
+    hosting.undo(session, t.table, end + 1)  # summer's first card: spring stays over
+    assert t.table.taps == end
