@@ -118,3 +118,41 @@ def test_choosing_a_game_checks_a_map_side_it_comes_with(browser: Any, server: L
     page.locator("button.big[type=submit]").tap()
     page.wait_for_url(re.compile(r"/t/\w+/host/"))
     assert "map side C" in page.locator("body").inner_text()
+
+
+JOIN_ROW = """() => {
+    const input = document.getElementById("join-code");
+    const button = document.querySelector(".join-form button");
+    const style = getComputedStyle(input);
+    const shown = getComputedStyle(input, "::placeholder");
+    const ctx = document.createElement("canvas").getContext("2d");
+    ctx.font = shown.font;
+    ctx.letterSpacing = shown.letterSpacing;
+    const example = shown.textTransform === "uppercase" ? input.placeholder.toUpperCase() : input.placeholder;
+    const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const range = document.createRange();
+    range.selectNodeContents(button);
+    return {
+        example: ctx.measureText(example).width, room: room, font: shown.font,
+        lines: new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size,
+        right: button.getBoundingClientRect().right, width: innerWidth,
+    };
+}"""
+
+
+@pytest.mark.parametrize("width", [320, 390, 430])
+@pytest.mark.parametrize("locale", ["en-GB", "cs-CZ"])
+def test_the_join_row_shows_the_example_code_and_the_button_whole(
+    browser: Any, server: LiveServer, width: int, locale: str
+) -> None:
+    """On the first screen: the example code in the box shows whole, and the
+    button's word stays on one line, in English and in Czech."""
+    context = browser.new_context(
+        viewport={"width": width, "height": 700}, is_mobile=True, has_touch=True, locale=locale
+    )
+    page = context.new_page()
+    page.goto(server.url + "/")
+    row = page.evaluate(JOIN_ROW)
+    assert row["example"] <= row["room"], row
+    assert row["lines"] == 1 and row["right"] <= row["width"], row
+    context.close()
