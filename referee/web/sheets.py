@@ -20,11 +20,12 @@ from flask.typing import ResponseReturnValue
 from referee.rules import data, heroes, season, terrain
 from referee.rules.errors import RefereeError
 from referee.rules.geometry import SIZE, Cell, where
-from referee.rules.i18n import Text, _, ngettext
+from referee.rules.i18n import _, ngettext
 from referee.table import SEASON_NAMES, SEASONS, SeasonSheet, Seat, Table, ambushes, hosting, scoring
 from referee.table import sheets as table_sheets
 from referee.table.bgstats import bgstats_link
 from referee.table.deal import hero_patterns
+from referee.table.progress import where_now
 from referee.table.records import coins_before, known_mountains, map_of, scores_by_seat
 from referee.table.standings import EXPORT_FIELDS, export_game, export_rows, settle
 from referee.web.database import get_session
@@ -98,34 +99,20 @@ def seats(code: str) -> ResponseReturnValue:
         set_cookie(response, host_cookie(t.table.code), token, t.table.code)
         return response
     token = host_token(t.table)
+    scores = scores_by_seat(get_session(), t)
     return render_template(
         "sheets/seats.html",
         t=t,
         host=token is not None,
         mine=my_seat(t.table),
-        scores=scores_by_seat(get_session(), t),
+        scores=scores,
         season_names=[SEASON_NAMES[s] for s in SEASONS],
-        where_now=_where_now(t),
+        where_now=where_now(t, scores),
         # The host's way back leads to the host page, with its Reveal button.
         cards_url=url_for("dealer.host", code=t.table.code, token=token)
         if token
         else url_for("dealer.follow", code=t.table.code),
     )
-
-
-def _where_now(t: Table) -> Text:
-    """Which season is on, or that it has ended and waits to be scored."""
-    name = SEASON_NAMES[SEASONS[t.current]]
-    if t.position.game_over:
-        return _("Winter has ended: score every sheet, then see the standings.")
-    if t.position.season_over:
-        following = SEASON_NAMES[SEASONS[t.current + 1]].lower()
-        return _(
-            "%(season)s has ended: score every sheet before %(next)s begins.",
-            season=name,
-            next=following,
-        )
-    return _("%(season)s is on.", season=name)
 
 
 @bp.post("/t/<code>/seats/<int:number>/claim")

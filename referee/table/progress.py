@@ -1,0 +1,59 @@
+"""Where the table stands, in a sentence for the sheets page: which season is
+on or has ended, and whose sheets still wait to be scored.
+
+The host may reveal the next season's first card before every sheet of the
+season before is scored (the rulebook has the players score together, but a
+table's phones do not wait for each other), so the sentence names the
+players still to score an ended season, not only the season now on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from referee.rules.i18n import Joined, Text, _
+from referee.table.deal import SEASON_NAMES, SEASONS
+from referee.table.state import Table
+
+
+def unscored(table: Table, scores: Mapping[int, Mapping[int, object]], s: int) -> list[str]:
+    """The players, in seat order, with no score for season ``s`` (``scores``:
+    seat id, then season index, as ``records.scores_by_seat`` gives them)."""
+    return [seat.name for seat in table.seats if s not in scores.get(seat.id, {})]
+
+
+def where_now(table: Table, scores: Mapping[int, Mapping[int, object]]) -> Text:
+    """Which season is on, or that it has ended and waits to be scored, and
+    which ended season still has sheets to score."""
+    now = table.current
+    name = SEASON_NAMES[SEASONS[now]]
+    if table.position.season_over:
+        waiting = unscored(table, scores, now)
+        if table.position.game_over:
+            if not waiting:
+                return _("Winter has ended and every sheet is scored: see the standings.")
+            return _(
+                "Winter has ended: score every sheet, then see the standings. Still to score: %(names)s.",
+                names=Joined(waiting, ", "),
+            )
+        following = SEASON_NAMES[SEASONS[now + 1]].lower()
+        if not waiting:
+            return _(
+                "%(season)s has ended and every sheet is scored: %(next)s begins with the next card.",
+                season=name,
+                next=following,
+            )
+        return _(
+            "%(season)s has ended: score every sheet before %(next)s begins. Still to score: %(names)s.",
+            season=name,
+            next=following,
+            names=Joined(waiting, ", "),
+        )
+    if now > 0 and (waiting := unscored(table, scores, now - 1)):
+        return _(
+            "%(season)s is on. %(before)s still to score: %(names)s.",
+            season=name,
+            before=SEASON_NAMES[SEASONS[now - 1]],
+            names=Joined(waiting, ", "),
+        )
+    return _("%(season)s is on.", season=name)
