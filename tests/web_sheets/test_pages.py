@@ -197,6 +197,18 @@ def test_the_hosts_way_back_leads_to_the_host_page(app: Flask, client: FlaskClie
     assert host.status_code == 200 and "button" in host.text and 'class="big reveal"' in host.text
 
 
+def test_a_phone_without_a_seat_learns_how_to_get_a_held_one_back(app: Flask, client: FlaskClient) -> None:
+    """Ann's seat is held on her old phone: on a phone with no seat, her row
+    says the host can hand it over; on the phone holding a seat, it does not."""
+    t = make_table(app, ["Ann", "Ben"])
+    claim(app.test_client(), t, 1)  # Ann's old phone
+    hint = "Held on another phone. Is it yours? The host can hand it to this phone."
+    page = client.get(f"/t/{t.code}/sheets").text
+    assert page.count(hint) == 1  # Ann's row; Ben's seat is free ("This is me")
+    claim(client, t, 2)
+    assert hint not in client.get(f"/t/{t.code}/sheets").text
+
+
 # --- why a sheet cannot be changed --------------------------------------------------------------------
 
 
