@@ -11,8 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from sqlalchemy.orm import Session
+
 from referee.rules.i18n import Joined, Text, _
+from referee.table.ambushes import WINTER, pending_effects
 from referee.table.deal import SEASON_NAMES, SEASONS
+from referee.table.records import find_sheet
 from referee.table.state import Table
 
 
@@ -57,3 +61,22 @@ def where_now(table: Table, scores: Mapping[int, Mapping[int, object]]) -> Text:
             names=Joined(waiting, ", "),
         )
     return _("%(season)s is on.", season=name)
+
+
+def effects_to_confirm(
+    session: Session, table: Table, scores: Mapping[int, Mapping[int, object]]
+) -> dict[int, int]:
+    """Seat id to the season whose after-scoring ambush effects (the Zombie
+    Plague, the Giant Troll Ravage) that seat has still to confirm: its last
+    season scored, before winter, whose next sheet has not begun (it cannot
+    begin until they are confirmed)."""
+    out = {}
+    for seat in table.seats:
+        scored = [s for s in scores.get(seat.id, {}) if s < WINTER]
+        if not scored:
+            continue
+        s = max(scored)
+        sheet = find_sheet(session, seat, s)
+        if sheet is not None and find_sheet(session, seat, s + 1) is None and pending_effects(table, sheet):
+            out[seat.id] = s
+    return out

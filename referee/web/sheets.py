@@ -25,7 +25,7 @@ from referee.table import SEASON_NAMES, SEASONS, SeasonSheet, Seat, Table, ambus
 from referee.table import sheets as table_sheets
 from referee.table.bgstats import bgstats_link
 from referee.table.deal import hero_patterns
-from referee.table.progress import where_now
+from referee.table.progress import effects_to_confirm, where_now
 from referee.table.records import coins_before, known_mountains, map_of, scores_by_seat
 from referee.table.standings import EXPORT_FIELDS, export_game, export_rows, settle
 from referee.web.database import get_session
@@ -108,6 +108,8 @@ def seats(code: str) -> ResponseReturnValue:
         scores=scores,
         season_names=[SEASON_NAMES[s] for s in SEASONS],
         where_now=where_now(t, scores),
+        to_confirm=effects_to_confirm(get_session(), t, scores),
+        seasons=SEASONS,
         # The host's way back leads to the host page, with its Reveal button.
         cards_url=url_for("dealer.host", code=t.table.code, token=token)
         if token

@@ -6,11 +6,12 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from referee.rules.sheet import MapSheet
-from referee.table import scoring
-from referee.table.progress import where_now
+from referee.table import ambushes, scoring
+from referee.table.progress import effects_to_confirm, where_now
 from referee.table.records import scores_by_seat
 from referee.table.state import Table
 from tests.table.conftest import new_table, reveal_to, save, season_end
+from tests.table.test_sheet_flow import BLANK_C, drawn
 
 
 def _said(session: Session, t: Table) -> str:
@@ -57,3 +58,20 @@ def test_after_winter_the_sentence_leads_to_the_standings(session: Session) -> N
     )
     _score(session, t, 1, 3)
     assert _said(session, t) == "Winter has ended and every sheet is scored: see the standings."
+
+
+def test_a_seat_with_ambush_effects_to_apply_is_named(session: Session) -> None:
+    """Ann's zombies wait to spread after spring's score: her seat is named,
+    with spring, until she applies them; Ben, with no monster, is not."""
+    t = new_table(session, ["Ann", "Ben"], edition="heroes", side="C", chosen=None)
+    ann, ben = t.seat(1), t.seat(2)
+    tags = [{"ambush": "Zombie Plague", "spaces": [[0, 10]]}]
+    save(session, t, ann, 0, drawn(BLANK_C, r0c10="M"), monsters=tags)
+    save(session, t, ben, 0, BLANK_C)
+    t = reveal_to(session, t, season_end(t, 0) + 1)
+    assert effects_to_confirm(session, t, scores_by_seat(session, t)) == {}  # not scored yet
+    for seat in (ann, ben):
+        scoring.score(session, t, seat, 0)
+    assert effects_to_confirm(session, t, scores_by_seat(session, t)) == {ann.id: 0}
+    ambushes.confirm_effects(session, t, ann, 0, None)
+    assert effects_to_confirm(session, t, scores_by_seat(session, t)) == {}

@@ -29,6 +29,7 @@ from tests.web_sheets.conftest import (
     save,
     score,
 )
+from tests.web_sheets.test_heroes_pages import drawn
 from tests.web_sheets.test_standings import play_four_seasons
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
@@ -207,6 +208,22 @@ def test_a_phone_without_a_seat_learns_how_to_get_a_held_one_back(app: Flask, cl
     assert page.count(hint) == 1  # Ann's row; Ben's seat is free ("This is me")
     claim(client, t, 2)
     assert hint not in client.get(f"/t/{t.code}/sheets").text
+
+
+def test_the_seats_page_names_ambush_effects_waiting_to_be_applied(app: Flask, client: FlaskClient) -> None:
+    t = make_table(app, ["Ann", "Ben"], edition="heroes", side="C")
+    as_host(client, t)
+    tags = [{"ambush": "Zombie Plague", "spaces": [[0, 10]]}]
+    assert save(client, t, 1, "spring", drawn(r0c10="M"), monsters=tags).status_code == 200
+    t.set_taps(t.season_end(0))
+    scored = score(client, t, 1, "spring")
+    assert scored.status_code == 303, scored.text
+    page = client.get(f"/t/{t.code}/sheets").text
+    assert (
+        f'<a class="seat-effects" href="/t/{t.code}/sheets/1/spring/score">'
+        "Spring: the ambushes' effects wait to be applied</a>"
+    ) in page
+    assert page.count('class="seat-effects"') == 1
 
 
 # --- why a sheet cannot be changed --------------------------------------------------------------------
