@@ -100,9 +100,10 @@ def set_up_answer(code: str, token: str) -> ResponseReturnValue:
 def form_refusal(form: SetupForm) -> ResponseReturnValue:
     """400 in JSON: the first refused field's sentence after the field's name
     (what a script sends), and every field's sentences by name."""
-    fields = {name: [str(e) for e in errors] for name, errors in form.errors.items()}
-    name, errors = next(iter(fields.items()))
-    return jsonify(error=f"{name}: {errors[0]}", status=400, fields=fields), 400
+    fields = {name: [str(e) for e in errors] for name, errors in form.errors.items() if errors}
+    first = next(iter(fields.items()), None)
+    sentence = f"{first[0]}: {first[1][0]}" if first else str(_("The form could not be read."))
+    return jsonify(error=sentence, status=400, fields=fields), 400
 
 
 @bp.get("/join")
