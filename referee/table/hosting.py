@@ -145,3 +145,11 @@ def claim_seat(session: Session, seat: Seat) -> str:
     token = seat.issue_token()
     session.commit()
     return token
+
+
+def free_seat(session: Session, seat: Seat) -> None:
+    """The host frees ``seat``: the phone that held it loses it, and the next
+    phone to claim it takes it. A player whose phone lost the seat (a
+    cleared browser, a new phone) gets it back this way, on their phone."""
+    seat.token_hash = None
+    session.commit()

@@ -126,7 +126,8 @@ def claim(code: str, number: int) -> ResponseReturnValue:
             403,
             str(
                 _(
-                    "%(name)s's seat is already claimed on another phone; the host can hand it to this one.",
+                    "%(name)s's seat is held on another phone; ask the host to free it, "
+                    "then tap This is me here.",
                     name=seat.name,
                 )
             ),
@@ -135,6 +136,17 @@ def claim(code: str, number: int) -> ResponseReturnValue:
     response = redirect(url_for("sheets.editor", code=t.table.code, number=number), code=303)
     set_cookie(response, seat_cookie(t.table.code), f"{seat.order}.{token}", t.table.code)
     return response
+
+
+@bp.post("/t/<code>/seats/<int:number>/free")
+def free(code: str, number: int) -> ResponseReturnValue:
+    """The host frees a seat held on a phone, for the player to take it on another."""
+    t = _table(code)
+    seat = t.seat(number)
+    if not is_host(t.table):
+        abort(403, str(_("Only the host can free a seat.")))
+    hosting.free_seat(get_session(), seat)
+    return redirect(url_for("sheets.seats", code=t.table.code), code=303)
 
 
 # --- the grid editor ---------------------------------------------------------------------------------

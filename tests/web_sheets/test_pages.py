@@ -24,6 +24,7 @@ from tests.web_sheets.conftest import (
     EASY_EDICTS,
     as_host,
     claim,
+    csrf_token,
     editor,
     make_table,
     save,
@@ -203,11 +204,32 @@ def test_a_phone_without_a_seat_learns_how_to_get_a_held_one_back(app: Flask, cl
     says the host can hand it over; on the phone holding a seat, it does not."""
     t = make_table(app, ["Ann", "Ben"])
     claim(app.test_client(), t, 1)  # Ann's old phone
-    hint = "Held on another phone. Is it yours? The host can hand it to this phone."
+    hint = "Held on another phone. Is it yours? Ask the host to free it, then tap This is me."
     page = client.get(f"/t/{t.code}/sheets").text
     assert page.count(hint) == 1  # Ann's row; Ben's seat is free ("This is me")
     claim(client, t, 2)
     assert hint not in client.get(f"/t/{t.code}/sheets").text
+
+
+def test_the_host_frees_a_seat_for_the_player_to_take_on_another_phone(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Ann's old phone holds her seat; the host frees it; her new phone takes
+    it with This is me; the old phone can no longer save."""
+    t = make_table(app, ["Ann", "Ben"])
+    old, new = app.test_client(), app.test_client()
+    claim(old, t, 1)
+    page = new.get(f"/t/{t.code}/sheets").text
+    refused = new.post(f"/t/{t.code}/seats/1/free", data={"csrf_token": csrf_token(page)})
+    assert refused.status_code == 403 and "Only the host can free a seat." in refused.text
+    as_host(client, t)
+    host_page = client.get(f"/t/{t.code}/sheets").text
+    assert host_page.count(">Free seat</button>") == 1  # Ann's, the one seat held
+    freed = client.post(f"/t/{t.code}/seats/1/free", data={"csrf_token": csrf_token(host_page)})
+    assert freed.status_code == 303
+    claim(new, t, 1)
+    assert save(new, t, 1, "spring", MapSheet.blank("A").text().splitlines()).status_code == 200
+    assert save(old, t, 1, "spring", MapSheet.blank("A").text().splitlines()).status_code == 403
 
 
 def test_the_seats_page_names_ambush_effects_waiting_to_be_applied(app: Flask, client: FlaskClient) -> None:

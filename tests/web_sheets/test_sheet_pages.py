@@ -74,7 +74,7 @@ def test_nobody_may_save_without_a_seat_and_a_taken_seat_cannot_be_claimed(
     page = other.get(f"/t/{table.code}/sheets")
     taken = other.post(f"/t/{table.code}/seats/1/claim", data={"csrf_token": csrf_token(page.text)})
     assert taken.status_code == 403
-    assert "already claimed on another phone" in taken.text
+    assert "held on another phone; ask the host to free it" in taken.text
 
 
 def test_the_host_may_change_every_sheet(client: FlaskClient, table: TableAt) -> None:
