@@ -18,6 +18,7 @@
 
   // --- state ------------------------------------------------------------------------------------
   let state = fromServer(cfg);
+  let savedAs = asSaved(state); // the sheet as the server holds it: Undo back to it leaves nothing to save
   let revision = cfg.revision;
   let dirty = false;
   let touched = false; // the player changed something on this page
@@ -61,6 +62,11 @@
     } catch (err) {
       return null; // no storage here: the refusal comes back with the saved sheet
     }
+  }
+
+  function asSaved(s) {
+    const tags = Object.entries(s.tags).sort((a, b) => Number(a[0]) - Number(b[0]));
+    return JSON.stringify([s.codes.join(""), s.coins, tags, s.heroes]);
   }
 
   function fromServer(data) {
@@ -491,13 +497,15 @@
       if (!undoStack.length) return;
       redoStack.push(clone(state));
       state = undoStack.pop();
-      changed();
+      dirty = asSaved(state) !== savedAs;
+      render();
     });
     document.getElementById("redo").addEventListener("click", () => {
       if (!redoStack.length) return;
       undoStack.push(clone(state));
       state = redoStack.pop();
-      changed();
+      dirty = asSaved(state) !== savedAs;
+      render();
     });
     document.getElementById("save").addEventListener("click", save);
   }
@@ -551,6 +559,7 @@
       const kills = state.kills; // still this page's: a new pattern may yet bring those monsters back
       state = fromServer(data);
       state.kills = kills;
+      savedAs = asSaved(state);
       dirty = false;
       toCheck.clear();
       coinsUnset = false;

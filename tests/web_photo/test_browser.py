@@ -229,6 +229,10 @@ def test_a_refused_photo_over_unsaved_changes_keeps_them(app: Flask, server: str
         assert page.locator("#save").inner_text() == "Save"  # not saved yet
         page.locator("#undo").tap()
         assert "t-V" not in _classes(page, 0) and "t-V" not in _classes(page, 1)
+        assert page.locator("#save").inner_text() == "Saved ✓"  # back to the sheet as saved
+        page.locator("#redo").tap()
+        assert page.locator("#save").inner_text() == "Save"
+        page.locator("#undo").tap()
         page.goto(f"{server}/t/{t.code}/sheets/1/spring")
         assert "t-V" not in _classes(page, 0)
         assert errors == []
