@@ -230,6 +230,7 @@ def test_the_gorgon_box_offers_the_gaze_already_drawn_on_paper(client: FlaskClie
         '<optgroup label="Already destroyed on my sheet">\n      '
         '<option value="99">row 10, column 1</option>\n      </optgroup>'
     ) in html
+    assert re.search(r'class="cell t-X target"\s+data-i="99"', html)  # ringed, as the box says
     good = client.post(
         f"/t/{table.code}/sheets/1/spring/gorgon",
         data={"csrf_token": csrf_token(html), "revision": config["revision"], "space": "99"},
