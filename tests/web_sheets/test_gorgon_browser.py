@@ -1,5 +1,5 @@
-"""The Gorgon's gaze before the season's score, in real headless Chromium on
-a 390 x 844 touch phone.
+"""The Gorgon's gaze before the season's score, and the Giant Troll
+Ravage's space after it, in real headless Chromium on a 390 x 844 touch phone.
 
 "Immediately after the Gorgon is drawn, destroy one non-mountain space
 adjacent to it": the destroyed space is part of the score, so Score says
@@ -15,7 +15,8 @@ import pytest
 from flask import Flask
 
 from tests.deals import spring_seed
-from tests.web_sheets.conftest import make_table, touch_phone
+from tests.web_sheets.conftest import as_host, make_table, save, score, touch_phone
+from tests.web_sheets.test_heroes_pages import drawn
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -97,4 +98,28 @@ def test_the_gorgon_gaze_comes_before_the_score(app: Flask, server: str, browser
     with page.expect_navigation():
         button.tap()
     assert page.url.endswith("/sheets/1/spring/score")
+    assert page.errors == []
+
+
+def test_the_trolls_choices_are_ringed_and_the_one_named_crossed(
+    app: Flask, client: Any, server: str, browser: Any
+) -> None:
+    """After spring's score, the Giant Troll Ravage's box names a space: the
+    map above it rings every space it may destroy and crosses the one named,
+    following the select, as the Gorgon's box does in the editor."""
+    t = make_table(app, ["Ann", "Ben"], edition="heroes", side="C")
+    as_host(client, t)
+    tags = [{"ambush": "Giant Troll Ravage", "spaces": [[10, 10]]}]
+    save(client, t, 1, "spring", drawn(r10c10="M"), monsters=tags)
+    t.set_taps(t.season_end(0))
+    score(client, t, 1, "spring")
+    page = touch_phone(browser)
+    page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
+    page.goto(f"{server}/t/{t.code}/sheets/1/spring/score")
+    marked = "cs => cs.map(c => Number(c.dataset.i))"
+    choices = [9 * 11 + 10, 10 * 11 + 9]
+    assert sorted(page.locator("#score-board .cell.target").evaluate_all(marked)) == choices
+    assert page.locator("#score-board .cell.chosen").evaluate_all(marked) == [choices[0]]
+    page.select_option("#troll-space", str(choices[1]))
+    assert page.locator("#score-board .cell.chosen").evaluate_all(marked) == [choices[1]]
     assert page.errors == []

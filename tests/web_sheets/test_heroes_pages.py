@@ -185,6 +185,8 @@ def test_the_troll_destroys_the_space_the_player_chooses(client: FlaskClient, ta
     score(client, table, 1, "spring")
     page = client.get(f"/t/{table.code}/sheets/1/spring/score")
     assert "Giant Troll Ravage:</b> choose the empty space next to the troll" in page.text
+    ringed = re.findall(r'class="cell t-empty [^"]*\btarget"\s+data-i="(\d+)"', page.text)
+    assert sorted(map(int, ringed)) == [9 * 11 + 10, 10 * 11 + 9]  # the troll's choices, on the map
     wrong = _confirm(client, table, 0)
     assert wrong.status_code == 400
     assert wrong.json["error"] == (
