@@ -78,6 +78,19 @@ def season_to_open(session: Session, table: Table, seat: Seat) -> int:
     return next((s for s in range(table.current) if find_score(session, seat, s) is None), table.current)
 
 
+def page_to_open(session: Session, table: Table, seat: Seat) -> SheetPage:
+    """Where a seat's sheet link leads: the sheet of ``season_to_open``, or,
+    while the season before it waits for its after-scoring ambush effects
+    (which that sheet starts from), the season before's score page, where
+    they are applied, rather than a refusal."""
+    s = season_to_open(session, table, seat)
+    if s > 0 and table.ambush_effects and find_sheet(session, seat, s) is None:
+        previous = find_sheet(session, seat, s - 1)
+        if previous is not None and pending_effects(table, previous):
+            return SheetPage("score", s - 1)
+    return SheetPage("sheet", s)
+
+
 def next_season_start(session: Session, table: Table, seat: Seat, s: int) -> dict[str, Any]:
     """What the sheet of the season after ``s`` starts from."""
     name = SEASON_NAMES[SEASONS[s]]

@@ -156,8 +156,9 @@ def free(code: str, number: int) -> ResponseReturnValue:
 def editor(code: str, number: int) -> ResponseReturnValue:
     t = _table(code)
     seat = t.seat(number)
-    s = table_sheets.season_to_open(get_session(), t, seat)
-    return redirect(url_for("sheets.edit", code=t.table.code, number=number, season=SEASONS[s]))
+    page = table_sheets.page_to_open(get_session(), t, seat)
+    endpoint = "sheets.edit" if page.page == "sheet" else "sheets.scored"
+    return redirect(url_for(endpoint, code=t.table.code, number=number, season=SEASONS[page.season]))
 
 
 def _initials() -> dict[str, str]:

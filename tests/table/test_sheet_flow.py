@@ -195,6 +195,22 @@ def test_the_zombies_spread_once_confirmed(session: Session) -> None:
     assert summer.monsters == [{"ambush": "Zombie Plague", "spaces": [[0, 9], [0, 10], [1, 10]]}]
 
 
+def test_a_sheet_link_leads_to_the_effects_waiting_before_the_next_sheet(session: Session) -> None:
+    """Spring scored with zombies to spread and summer begun: the seat's
+    sheet link opens spring's score page, where they are applied (summer's
+    sheet starts from them), not a refusal; once applied, summer's sheet."""
+    t = new_table(session, ["Ann", "Ben"], edition="heroes", side="C", chosen=None)
+    seat = t.seat(1)
+    tags = [{"ambush": "Zombie Plague", "spaces": [[0, 10]]}]
+    save(session, t, seat, 0, drawn(BLANK_C, r0c10="M"), monsters=tags)
+    t = reveal_to(session, t, season_end(t, 0) + 1)
+    assert table_sheets.page_to_open(session, t, seat) == SheetPage("sheet", 0)  # not scored yet
+    scoring.score(session, t, seat, 0)
+    assert table_sheets.page_to_open(session, t, seat) == SheetPage("score", 0)
+    ambushes.confirm_effects(session, t, seat, 0, None)
+    assert table_sheets.page_to_open(session, t, seat) == SheetPage("sheet", 1)
+
+
 def test_the_gorgon_gaze(session: Session) -> None:
     t = new_table(session, ["Ann", "Ben"], edition="heroes", side="C", chosen=None)
     seat = t.seat(1)
