@@ -26,9 +26,12 @@ def unscored(table: Table, scores: Mapping[int, Mapping[int, object]], s: int) -
     return [seat.name for seat in table.seats if s not in scores.get(seat.id, {})]
 
 
-def where_now(table: Table, scores: Mapping[int, Mapping[int, object]]) -> Text:
+def where_now(
+    table: Table, scores: Mapping[int, Mapping[int, object]], effects: Mapping[int, int] | None = None
+) -> Text:
     """Which season is on, or that it has ended and waits to be scored, and
-    which ended season still has sheets to score."""
+    which ended season still has sheets to score, or ambush effects to
+    apply (``effects``, as ``effects_to_confirm`` gives them)."""
     now = table.current
     name = SEASON_NAMES[SEASONS[now]]
     if table.position.season_over:
@@ -41,6 +44,14 @@ def where_now(table: Table, scores: Mapping[int, Mapping[int, object]]) -> Text:
                 names=Joined(waiting, ", "),
             )
         following = SEASON_NAMES[SEASONS[now + 1]].lower()
+        applying = [seat.name for seat in table.seats if (effects or {}).get(seat.id) == now]
+        if not waiting and applying:
+            return _(
+                "%(season)s has ended and every sheet is scored; the ambushes' effects still wait "
+                "to be applied: %(names)s.",
+                season=name,
+                names=Joined(applying, ", "),
+            )
         if not waiting:
             return _(
                 "%(season)s has ended and every sheet is scored: %(next)s begins with the next card.",

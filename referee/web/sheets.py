@@ -100,6 +100,7 @@ def seats(code: str) -> ResponseReturnValue:
         return response
     token = host_token(t.table)
     scores = scores_by_seat(get_session(), t)
+    to_confirm = effects_to_confirm(get_session(), t, scores)
     return render_template(
         "sheets/seats.html",
         t=t,
@@ -107,8 +108,8 @@ def seats(code: str) -> ResponseReturnValue:
         mine=my_seat(t.table),
         scores=scores,
         season_names=[SEASON_NAMES[s] for s in SEASONS],
-        where_now=where_now(t, scores),
-        to_confirm=effects_to_confirm(get_session(), t, scores),
+        where_now=where_now(t, scores, to_confirm),
+        to_confirm=to_confirm,
         seasons=SEASONS,
         # The host's way back leads to the host page, with its Reveal button.
         cards_url=url_for("dealer.host", code=t.table.code, token=token)

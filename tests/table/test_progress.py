@@ -68,10 +68,15 @@ def test_a_seat_with_ambush_effects_to_apply_is_named(session: Session) -> None:
     tags = [{"ambush": "Zombie Plague", "spaces": [[0, 10]]}]
     save(session, t, ann, 0, drawn(BLANK_C, r0c10="M"), monsters=tags)
     save(session, t, ben, 0, BLANK_C)
-    t = reveal_to(session, t, season_end(t, 0) + 1)
     assert effects_to_confirm(session, t, scores_by_seat(session, t)) == {}  # not scored yet
+    t = reveal_to(session, t, season_end(t, 0))
     for seat in (ann, ben):
         scoring.score(session, t, seat, 0)
-    assert effects_to_confirm(session, t, scores_by_seat(session, t)) == {ann.id: 0}
+    scores = scores_by_seat(session, t)
+    assert effects_to_confirm(session, t, scores) == {ann.id: 0}
+    assert str(where_now(t, scores, effects_to_confirm(session, t, scores))) == (
+        "Spring has ended and every sheet is scored; the ambushes' effects still wait to be applied: Ann."
+    )
+    t = reveal_to(session, t, season_end(t, 0) + 1)
     ambushes.confirm_effects(session, t, ann, 0, None)
     assert effects_to_confirm(session, t, scores_by_seat(session, t)) == {}
