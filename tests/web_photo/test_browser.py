@@ -160,10 +160,16 @@ def test_a_photo_of_too_many_pixels_is_made_smaller_however_small_its_file(
     assert sent and len(sent[0]) < path.stat().st_size
 
 
+def _not_a_picture(folder: Path) -> Path:
+    """A file named as a JPEG that holds text: the reader cannot open it."""
+    path = folder / "notes.jpg"
+    path.write_bytes(b"Cartographers is a map-drawing game.\n" * 50)
+    return path
+
+
 def test_a_bad_file_shows_the_sentence(app: Flask, server: str, tmp_path: Path) -> None:
     sync_playwright = playwright_or_skip()
-    path = tmp_path / "notes.jpg"
-    path.write_bytes(b"Cartographers is a map-drawing game.\n" * 50)
+    path = _not_a_picture(tmp_path)
     t = make_table(app, ["Ann", "Ben"])
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -211,8 +217,7 @@ def test_a_refused_photo_over_unsaved_changes_keeps_them(app: Flask, server: str
     map, unsaved, and Undo goes back to the saved sheet. Once the page is
     left for another, they are not brought back again."""
     sync_playwright = playwright_or_skip()
-    path = tmp_path / "notes.jpg"
-    path.write_bytes(b"Cartographers is a map-drawing game.\n" * 50)
+    path = _not_a_picture(tmp_path)
     t = make_table(app, ["Ann", "Ben"])
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
