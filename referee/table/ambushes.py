@@ -72,12 +72,12 @@ def gorgon_pending(table: Table, sheet: SeasonSheet) -> list[Cell]:
 
 
 def gorgon_drawn(table: Table, sheet: SeasonSheet) -> list[Cell]:
-    """The destroyed spaces next to the Gorgon while its gaze waits: the gaze
-    as already drawn on the paper sheet, which the player may name instead
-    of destroying a space here."""
-    if not gorgon_pending(table, sheet):
+    """The destroyed spaces next to the Gorgon, for a sheet whose gaze waits
+    (``gorgon_pending``; the caller knows): the gaze as already drawn on the
+    paper sheet, which the player may name instead of destroying a space here."""
+    gorgon = next((t for t in tags_of(sheet) if t.ambush == heroes.GORGON_GAZE), None)
+    if gorgon is None:
         return []
-    gorgon = next(t for t in tags_of(sheet) if t.ambush == heroes.GORGON_GAZE)
     return sorted(heroes.gorgon_already_destroyed(map_of(table, sheet), gorgon.spaces))
 
 

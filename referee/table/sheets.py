@@ -164,11 +164,12 @@ LOCKED = _("A later season has been scored; this season's map can no longer chan
 def open_for_editing(session: Session, table: Table, seat: Seat, s: int) -> Editing:
     """The seat's sheet for season ``s`` (opened if need be), as the editor page shows it."""
     sheet = open_sheet(session, table, seat, s)
+    gorgon = gorgon_pending(table, sheet)
     return Editing(
         sheet,
         find_score(session, seat, s) is not None,
-        gorgon_pending(table, sheet),
-        gorgon_drawn(table, sheet),
+        gorgon,
+        gorgon_drawn(table, sheet) if gorgon else [],
         is_locked(session, seat, s),
         s < 3 and find_sheet(session, seat, s + 1) is not None,
     )
