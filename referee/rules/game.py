@@ -111,7 +111,9 @@ class SoloResult:
 
 def solo_result(score: int, solo_numbers: Sequence[int]) -> SoloResult:
     """Subtract the numbers in the lower corners of the four scoring cards in
-    play from the score; the title is the highest rating met or surpassed."""
+    play from the score; the title is the highest rating met or surpassed.
+    Below the lowest (-30) the rulebook names none: such a rating gets the
+    lowest title, Oblivious Inkdrinker, since it did no better."""
     if len(solo_numbers) != 4:
         raise ScoringError(_("solo mode plays four scoring cards, not %(count)d", count=len(solo_numbers)))
     total = sum(solo_numbers)
