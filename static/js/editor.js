@@ -74,13 +74,20 @@
     for (const m of data.monsters || []) {
       for (const [r, c] of m.spaces) tags[r * SIZE + c] = m.ambush;
     }
-    return {
+    const out = {
       codes: data.map.split(""),
       coins: data.coins,
       tags: tags,
       heroes: (data.heroes || []).map((h) => ({ hero: h.hero, at: h.at.slice(), orientation: h.orientation })),
-      kills: {}, // hero card -> the monster spaces its pattern destroyed on this page (drawHero)
+      kills: {}, // hero card -> the monster spaces its pattern destroyed (drawHero)
     };
+    // Saved: the destroyed monsters (tagged with their ambush) inside a hero's pattern are
+    // taken for its kills, so that a new pattern brings back those it no longer reaches.
+    for (const h of out.heroes) {
+      const mine = heroPattern(h).filter((j) => out.codes[j] === "X" && out.tags[j] !== undefined);
+      if (mine.length) out.kills[h.hero] = mine;
+    }
+    return out;
   }
 
   function clone(s) {
@@ -556,9 +563,9 @@
         return;
       }
       revision = data.revision;
-      const kills = state.kills; // still this page's: a new pattern may yet bring those monsters back
+      const kills = state.kills; // this page's too: a monster drawn untagged is not known by its tag
       state = fromServer(data);
-      state.kills = kills;
+      state.kills = Object.assign(state.kills, kills);
       savedAs = asSaved(state);
       dirty = false;
       toCheck.clear();

@@ -228,6 +228,35 @@ def test_a_new_pattern_turns_the_hero_drawn_with_that_card(
     assert page.errors == []
 
 
+def test_a_new_pattern_brings_back_the_monsters_a_saved_pattern_destroyed(
+    app: Flask, client: FlaskClient, server: str, browser: Any
+) -> None:
+    """Freyla saved with her printed pattern destroyed the tagged monster at
+    ABOVE_THE_LINE (the server did, on that save). On a later visit the
+    player corrects her pattern: that monster lives again, and the one the
+    new pattern reaches is destroyed."""
+    t = with_hero_in_spring(app, client, FREYLA)
+    tags = [{"ambush": "Zombie Plague", "spaces": [[4, 7], [6, 5]]}]
+    hero = [{"hero": FREYLA, "at": list(AT), "orientation": "printed"}]
+    spring = drawn(r4c7="M", r6c5="M", r4c5="H")
+    saved = save(client, t, 1, "spring", spring, monsters=tags, heroes=hero)
+    assert saved.status_code == 200 and saved.json["map"][index(*ABOVE_THE_LINE)] == "X"
+    as_host(client, t)
+    page = phone(browser, 390)
+    page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
+    page.goto(f"{server}/t/{t.code}/sheets/1/spring")
+    page.locator('.brush[data-brush="H"]').tap()
+    page.locator("#hero-card").select_option(FREYLA)
+    page.locator("#hero-orientation").select_option("rotated 90")
+    assert "t-M" in classes(page, *ABOVE_THE_LINE)  # out of every pattern now
+    assert "t-X" in classes(page, *BELOW)
+    page.locator("#save").tap()
+    page.wait_for_selector("#status:text-is('Saved.')")
+    page.reload()
+    assert "t-M" in classes(page, *ABOVE_THE_LINE) and "t-X" in classes(page, *BELOW)
+    assert page.errors == []
+
+
 def test_a_pattern_wholly_off_the_map_says_so(
     app: Flask, client: FlaskClient, server: str, browser: Any
 ) -> None:
