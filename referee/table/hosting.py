@@ -81,23 +81,41 @@ def undo(session: Session, table: GameTable, seen: int) -> None:
     _moved_to(session, table, seen - 1, total)
 
 
+def scored_season_ended_by(
+    session: Session, table: GameTable, deal: deck.Deal, taps: int
+) -> tuple[int, int] | None:
+    """The season whose last card is the ``taps``-th reveal, and how many
+    sheets have been scored for it, when any have: that card stays revealed."""
+    ended = 0
+    for s, season in enumerate(deal.seasons):
+        ended += len(season.turns)
+        if ended == taps:
+            count = scored_in(session, [seat.id for seat in table.seats], s)
+            return (s, count) if count else None
+    return None
+
+
+def undo_kept(session: Session, table: GameTable) -> bool:
+    """Whether the host's Undo would be refused now (the page disables it)."""
+    return scored_season_ended_by(session, table, dealt(setup_of(table)), table.taps) is not None
+
+
 def refuse_reopening_a_scored_season(session: Session, table: GameTable, deal: deck.Deal, seen: int) -> None:
     """409 when the card to take back ended a season that a sheet has been
     scored for: the season was scored as over, with that card drawn, and
     taking it back would make the score one of a season not yet over."""
-    ended = 0
-    for s, season in enumerate(deal.seasons):
-        ended += len(season.turns)
-        if ended == seen and (count := scored_in(session, [seat.id for seat in table.seats], s)):
-            raise Refused(
-                CONFLICT,
-                ngettext(
-                    "%(num)d sheet has been scored for %(season)s: the card that ended it stays revealed.",
-                    "%(num)d sheets have been scored for %(season)s: the card that ended it stays revealed.",
-                    count,
-                    season=SEASON_NAMES[SEASONS[s]].lower(),
-                ),
-            )
+    kept = scored_season_ended_by(session, table, deal, seen)
+    if kept is not None:
+        s, count = kept
+        raise Refused(
+            CONFLICT,
+            ngettext(
+                "%(num)d sheet has been scored for %(season)s: the card that ended it stays revealed.",
+                "%(num)d sheets have been scored for %(season)s: the card that ended it stays revealed.",
+                count,
+                season=SEASON_NAMES[SEASONS[s]].lower(),
+            ),
+        )
 
 
 def _moved_to(session: Session, table: GameTable, taps: int, total: int) -> None:

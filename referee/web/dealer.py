@@ -147,10 +147,15 @@ def qr_svg(url: str) -> Markup:
 
 
 def render_table(
-    view: TableView, mode: str, token: str | None = None, other_sides: Sequence[data.MapSide] = ()
+    view: TableView,
+    mode: str,
+    token: str | None = None,
+    other_sides: Sequence[data.MapSide] = (),
+    undo_kept: bool = False,
 ) -> str:
-    """A table page: the host's (with the QR code, and the map sides it may
-    still switch to), a follower's or the TV's."""
+    """A table page: the host's (with the QR code, the map sides it may
+    still switch to, and its Undo off when it would be refused), a
+    follower's or the TV's."""
     join_url = url_for("dealer.follow", code=view.code, _external=True)
     return render_template(
         "dealer/table.html",
@@ -162,6 +167,7 @@ def render_table(
         poll_ms=current_app.config["POLL_MS"],
         events_url=url_for("push.events", code=view.code, mode=mode),
         other_sides=other_sides,
+        undo_kept=undo_kept,
     )
 
 
@@ -183,7 +189,8 @@ def host(code: str, token: str) -> ResponseReturnValue:
     page's Map sheets and scores."""
     table = host_table(code, token)
     other_sides = sides.other_sides(get_session(), table)
-    response = make_response(render_table(view_of(table), "host", token, other_sides))
+    kept = hosting.undo_kept(get_session(), table)
+    response = make_response(render_table(view_of(table), "host", token, other_sides, kept))
     set_cookie(response, host_cookie(table.code), token, table.code)
     return response
 

@@ -20,8 +20,9 @@ from collections.abc import Callable, Hashable
 
 from flask import Flask, current_app, render_template
 
-from referee.table import GameTable
+from referee.table import GameTable, hosting
 from referee.table.deal import map_side_of
+from referee.web.database import get_session
 from referee.web.i18n import language
 from referee.web.present import view_of
 
@@ -79,11 +80,11 @@ def render_panel(table: GameTable, mode: str, taps: int | None = None, token: st
     ``mode`` shows it, in the request's language."""
     shown = table.taps if taps is None else taps
 
-    def render() -> str:
-        return render_template("dealer/_panel.html", v=view_of(table, shown), mode=mode, token=token)
+    def render(**extra: object) -> str:
+        return render_template("dealer/_panel.html", v=view_of(table, shown), mode=mode, token=token, **extra)
 
-    if mode not in SHARED_VIEWS:
-        return render()
+    if mode not in SHARED_VIEWS:  # the host's: its Undo is off when it would be refused
+        return render(undo_kept=hosting.undo_kept(get_session(), table))
     key = (table.code, table.id, table.deal_version, map_side_of(table).letter, mode, shown, language())
     return cache_of(current_app).get(key, render)
 

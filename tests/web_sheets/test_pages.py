@@ -248,6 +248,26 @@ def test_the_seats_page_names_ambush_effects_waiting_to_be_applied(app: Flask, c
     assert page.count('class="seat-effects"') == 1
 
 
+def test_the_hosts_undo_is_off_while_it_would_be_refused(app: Flask, client: FlaskClient) -> None:
+    """Spring scored for a sheet: the card that ended spring stays revealed,
+    so the host's Undo is off, on the page and on the panel it fetches after
+    each reveal, with why in its title; after summer's first card it is on."""
+    t = make_table(app, ["Ann", "Ben"])
+    as_host(client, t)
+    save(client, t, 1, "spring", MapSheet.blank("A").text().splitlines())
+    t.set_taps(t.season_end(0))
+    off = (
+        'class="undo secondary" disabled title="A sheet has been scored for the season this card ended: '
+        'it stays revealed."'
+    )
+    urls = (f"/t/{t.code}/host/{t.host}", f"/t/{t.code}/panel?mode=host&token={t.host}")
+    assert all(off not in client.get(url).text for url in urls)
+    assert score(client, t, 1, "spring").status_code == 303
+    assert all(off in client.get(url).text for url in urls)
+    t.set_taps(t.season_end(0) + 1)
+    assert all('class="undo secondary" >' in client.get(url).text for url in urls)
+
+
 # --- why a sheet cannot be changed --------------------------------------------------------------------
 
 
