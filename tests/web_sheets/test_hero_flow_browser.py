@@ -178,12 +178,17 @@ def _hero_brush_with_freyla(
     t = with_hero_in_spring(app, client, FREYLA)
     if spring is not None:
         assert save(client, t, 1, "spring", spring).status_code == 200
+    return t, _hero_brush_on_spring(client, server, browser, t)
+
+
+def _hero_brush_on_spring(client: FlaskClient, server: str, browser: Any, t: TableAt) -> Any:
+    """The host's phone on seat 1's spring sheet, the Hero brush chosen."""
     as_host(client, t)
     page = phone(browser, 390)
     page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
     page.goto(f"{server}/t/{t.code}/sheets/1/spring")
     page.locator('.brush[data-brush="H"]').tap()
-    return t, page
+    return page
 
 
 def test_a_new_pattern_turns_the_hero_drawn_with_that_card(
@@ -241,11 +246,7 @@ def test_a_new_pattern_brings_back_the_monsters_a_saved_pattern_destroyed(
     spring = drawn(r4c7="M", r6c5="M", r4c5="H")
     saved = save(client, t, 1, "spring", spring, monsters=tags, heroes=hero)
     assert saved.status_code == 200 and saved.json["map"][index(*ABOVE_THE_LINE)] == "X"
-    as_host(client, t)
-    page = phone(browser, 390)
-    page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
-    page.goto(f"{server}/t/{t.code}/sheets/1/spring")
-    page.locator('.brush[data-brush="H"]').tap()
+    page = _hero_brush_on_spring(client, server, browser, t)
     page.locator("#hero-card").select_option(FREYLA)
     page.locator("#hero-orientation").select_option("rotated 90")
     assert "t-M" in classes(page, *ABOVE_THE_LINE)  # out of every pattern now
