@@ -90,6 +90,15 @@ def most_hero_spaces() -> int:
     return len(hero_cards())
 
 
+def draws_monsters(card: Reveal) -> bool:
+    """Whether a revealed card has a player draw monster spaces: an ambush,
+    or an explore card whose terrains include monster (Rift Lands, Kethra's
+    Gates), where the player may choose them."""
+    if card.kind == "ambush":
+        return True
+    return card.kind == "explore" and MONSTER in {c.name: c for c in explore_cards()}[card.name].terrains
+
+
 def most_monster_spaces(revealed: Iterable[Reveal]) -> int | None:
     """The most monster spaces a map can hold after the cards ``revealed``,
     or None when no number bounds them.

@@ -1,0 +1,99 @@
+"""Which ambush drew the monsters a photo reads (``ambushes.read_monsters``):
+a photo shows monster spaces, not the card that drew them, and the Heroes
+ambushes act by their monsters, so a reading saved untagged would lose the
+troll's ravage, the zombies' spread, the Gorgon's gaze or the Dragon's coins."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from referee.rules import heroes
+from referee.table import Table, ambushes, scoring
+from referee.table import sheets as table_sheets
+from tests.table.conftest import new_table, reveal_to, save, season_end
+from tests.table.test_sheet_flow import BLANK_A, drawn
+
+
+def _ambushes_per_season(t: Table) -> list[list[str]]:
+    return [
+        [r.name for turn in sd.turns for r in turn.reveals if r.kind == "ambush"] for sd in t.deal.seasons
+    ]
+
+
+def _drawing_monsters(t: Table, season: int) -> list[str]:
+    """The cards of ``season`` that have a player draw monsters: ambushes, and Rift Lands and its like."""
+    return [r.name for turn in t.deal.seasons[season].turns for r in turn.reveals if heroes.draws_monsters(r)]
+
+
+def _table_with(session: Session, edition: str, season: int, count: int, rift: bool = False) -> Table:
+    """The first table (seeds ``read-monsters-0``, ``-1``, ...) whose deal
+    reveals ``count`` ambushes in ``season``, and an explore card offering
+    monster terrain there too or not (``rift``)."""
+    for k in range(300):
+        t = new_table(session, ["Ann", "Ben"], edition=edition, seed=f"read-monsters-{k}", chosen=None)
+        ambush = _ambushes_per_season(t)[season]
+        if len(ambush) == count and (len(_drawing_monsters(t, season)) > count) == rift:
+            return t
+    raise AssertionError(f"no deal in 300 reveals {count} ambushes in season {season}")
+
+
+def _codes(rows: list[str]) -> str:
+    return "".join(rows)
+
+
+def test_one_ambush_revealed_this_season_drew_the_new_monsters(session: Session) -> None:
+    t = _table_with(session, "heroes", 0, 1)
+    [ambush] = _ambushes_per_season(t)[0]
+    t = reveal_to(session, t, season_end(t, 0))
+    sheet = table_sheets.open_sheet(session, t, t.seat(1), 0)
+    read = ambushes.read_monsters(t, sheet, _codes(drawn(BLANK_A, r0c0="M", r0c1="M", r3c4="F")))
+    assert read.groups == [{"ambush": ambush, "spaces": [[0, 0], [0, 1]]}]
+    assert read.untagged == []
+
+
+def test_monsters_the_saved_sheet_holds_keep_their_tags(session: Session) -> None:
+    """A monster space saved before is not new, and an ambush whose monsters
+    the saved sheet holds drew no more: a monster read beside them is left
+    untagged, not given to it."""
+    t = _table_with(session, "heroes", 0, 1)
+    [ambush] = _ambushes_per_season(t)[0]
+    t = reveal_to(session, t, season_end(t, 0))
+    seat = t.seat(1)
+    tags = [{"ambush": ambush, "spaces": [[0, 0]]}]
+    save(session, t, seat, 0, drawn(BLANK_A, r0c0="M"), monsters=tags)
+    sheet = table_sheets.open_sheet(session, t, seat, 0)
+    read = ambushes.read_monsters(t, sheet, _codes(drawn(BLANK_A, r0c0="M", r10c10="M")))
+    assert read.groups == tags
+    assert read.untagged == []
+
+
+def test_no_ambush_revealed_tags_nothing(session: Session) -> None:
+    t = _table_with(session, "heroes", 0, 1)
+    sheet = table_sheets.open_sheet(session, t, t.seat(1), 0)  # before any reveal
+    read = ambushes.read_monsters(t, sheet, _codes(drawn(BLANK_A, r0c0="M")))
+    assert (read.groups, read.untagged) == ([], [])
+
+
+def test_two_ambushes_in_a_season_leave_the_choice_to_the_player(session: Session) -> None:
+    """Where the ambushes act, the new monsters are outlined for the player to
+    tag; in a base game a tag changes no score, and nothing is outlined."""
+    for edition, outlined in (("heroes", [0, 1]), ("base", [])):
+        t = _table_with(session, edition, 1, 2)
+        t = reveal_to(session, t, season_end(t, 1))
+        seat = t.seat(1)
+        save(session, t, seat, 0, BLANK_A)
+        scoring.score(session, t, seat, 0)  # summer's sheet starts from spring's scored map
+        sheet = table_sheets.open_sheet(session, t, seat, 1)
+        read = ambushes.read_monsters(t, sheet, _codes(drawn(BLANK_A, r0c0="M", r0c1="M")))
+        assert (read.groups, read.untagged) == ([], outlined), edition
+
+
+def test_an_explore_card_offering_monsters_leaves_the_choice_to_the_player(session: Session) -> None:
+    """A monster read where Rift Lands (or Kethra's Gates) came out beside the
+    season's ambush may be the player's own choice of terrain: the player
+    says which card drew it."""
+    t = _table_with(session, "heroes", 0, 1, rift=True)
+    t = reveal_to(session, t, season_end(t, 0))
+    sheet = table_sheets.open_sheet(session, t, t.seat(1), 0)
+    read = ambushes.read_monsters(t, sheet, _codes(drawn(BLANK_A, r0c0="M")))
+    assert (read.groups, read.untagged) == ([], [0])
