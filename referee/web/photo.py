@@ -25,7 +25,17 @@ from functools import lru_cache
 from typing import Any, TypeVar
 
 import numpy as np
-from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from flask_babel import force_locale
 from flask_wtf.file import FileField, FileRequired
@@ -40,7 +50,7 @@ from referee.rules.data import map_sides
 from referee.rules.errors import RefereeError
 from referee.rules.geometry import SIZE
 from referee.rules.i18n import _
-from referee.table import SEASON_NAMES, SeasonSheet, Table
+from referee.table import SEASON_NAMES, SeasonSheet, Table, ambushes
 from referee.table.records import coins_before
 from referee.table.sheets import open_to_change
 from referee.table.sides import other_sides
@@ -196,20 +206,32 @@ def reading_config(
     says whether the reader doubts so many squares that another photo may
     read better. Coins read below ``filled_before``, the count the season
     before was scored with, are set aside (``coinsBelow``): a filled coin is
-    never emptied in play, so that reading is wrong, and the player is asked."""
+    never emptied in play, so that reading is wrong, and the player is asked.
+
+    Once the player has saved this season's sheet (its revision is past the
+    one it was opened at), that map is their word: every square the photo
+    reads otherwise is outlined, an empty one read as filled too (a square
+    they emptied by hand, the reader had read wrong before), and a coin
+    track the photo cannot read keeps the count they saved (``coinsKept``)
+    instead of asking again."""
     codes = "".join(reading.grid)
     saved = sheet.map_text.replace("\n", "")
+    saved_here = sheet.revision > 1
     doubtful = {r * SIZE + c for r, c in reading.doubtful()}
     changed = {
         i
         for i, (was, now) in enumerate(zip(saved, codes, strict=True))
-        if was in terrain.DRAWN and now != was and now != terrain.DESTROYED
+        if now != was
+        and now != terrain.DESTROYED
+        and (was in terrain.DRAWN or (saved_here and now in terrain.DRAWN))
     }
     # A hero already on the saved sheet keeps its card and pattern while its space
     # still reads as the hero (or destroyed); any other hero space needs its card.
     heroes = [h for h in sheet.heroes or [] if codes[h["at"][0] * SIZE + h["at"][1]] in "HX"]
     named = {h["at"][0] * SIZE + h["at"][1] for h in heroes}
     unnamed = {i for i, code in enumerate(codes) if code == terrain.HERO and i not in named}
+    monsters = ambushes.read_monsters(t, sheet, codes)
+    untagged = set(monsters.untagged)
     track = t.side.coin_track
     coins = min(reading.coins, track) if reading.coins is not None else None
     below = coins is not None and coins < filled_before
@@ -217,11 +239,15 @@ def reading_config(
         "map": codes,
         "coins": None if below else coins,
         "coinsBelow": [coins, filled_before] if below else None,
+        "coinsKept": sheet.coins if saved_here and reading.coins is None else None,
+        "savedHere": saved_here,
         "heroes": heroes,
         "doubtful": sorted(doubtful),
         "changed": sorted(changed - doubtful),
         "unnamed": sorted(unnamed),
-        "check": sorted(doubtful | changed | unnamed),
+        "monsters": monsters.groups,
+        "untagged": sorted(untagged),
+        "check": sorted(doubtful | changed | unnamed | untagged),
         "retake": reading.worth_retaking(),
         "confidence": [v for row in reading.confidence for v in row],
     }
@@ -273,6 +299,15 @@ def _corners(text: str | None) -> list[tuple[float, float]] | None:
     """The four marked corners in ``text`` (``corners_from_text``), None when
     none were sent; a ``ValueError`` when they are not four pairs of numbers."""
     return corners_from_text(text) if text and text.strip() else None
+
+
+@bp.get("/t/<code>/sheets/<int:number>/<season>/photo")
+def reading_address(code: str, number: int, season: str) -> ResponseReturnValue:
+    """A reading is the answer to the photo's POST, not a page to fetch again:
+    its address, reloaded, restored with a tab or taken by the language
+    switch, opens the sheet as saved (``sheets.edit`` answers a wrong code,
+    seat or season with its sentence)."""
+    return redirect(url_for("sheets.edit", code=code, number=number, season=season), 303)
 
 
 @bp.post("/t/<code>/sheets/<int:number>/<season>/photo")

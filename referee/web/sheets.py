@@ -258,6 +258,12 @@ def editor_words() -> dict[str, Any]:
         ),
         "saveFirst": str(_("Save the map first: the season is scored from the saved sheet.")),
         "keptBack": str(_("Your changes not yet saved are back on the map.")),
+        "coinsUnread": str(
+            _(
+                "The photo's coin track was not read: tap your last filled coin, "
+                "or − if none is filled, then save."
+            )
+        ),
         "gorgonWaits": str(ambushes.GORGON_WAITS),
         "noHero": str(_("No hero card has come out yet: a hero is drawn once its card is revealed.")),
         "where": str(_("row %(row)d, column %(col)d")),

@@ -35,10 +35,15 @@
     state = fromServer({
       map: reading.map,
       coins: reading.coins === null ? cfg.coins : reading.coins,
-      monsters: cfg.monsters,
+      monsters: reading.monsters || cfg.monsters, // the saved tags, and the new monsters' ambush
       heroes: reading.heroes,
     });
     dirty = true;
+    // The reading is the answer to the photo's POST: this history entry is the
+    // sheet's own page from the start, so that a reload (after the page asks)
+    // shows the sheet as saved, as a refused save says it will, and never
+    // sends the photo again over a save another phone made meanwhile.
+    if (cfg.editUrl) window.history.replaceState(null, "", cfg.editUrl);
   }
 
   // A photo sent over changes not yet saved (photo.js asks first) keeps them in this tab
@@ -170,8 +175,9 @@
   // Mountains closed in before this season were warned about then, and alone warn no more.
   const knownMountains = new Set(cfg.knownMountains || []);
   // A photo whose coin track could not be read leaves the saved count on the track, and the
-  // photo note asks the player to set it: no warning about a count nobody has set yet.
-  let coinsUnset = reading !== null && reading.coins === null;
+  // photo note asks the player to set it: until they do, the line by the coins asks again,
+  // in place of any warning about a count nobody has set yet, and Save waits for it.
+  let coinsUnset = reading !== null && reading.coins === null && reading.coinsKept == null;
 
   function surroundedMountains() {
     const out = [];
@@ -189,7 +195,8 @@
     const warning = document.getElementById("coin-warning");
     if (!warning) return;
     if (coinsUnset) {
-      warning.hidden = true;
+      warning.hidden = false;
+      warning.textContent = TEXT.coinsUnread;
       return;
     }
     const before = cfg.coinsBefore || 0;
@@ -478,7 +485,12 @@
     root.querySelectorAll("#coin-track .coin").forEach((b) => {
       b.addEventListener("click", () => {
         const n = Number(b.dataset.n);
+        const answer = coinsUnset;
         coinsUnset = false;
+        if (answer && state.coins === n) {
+          render(); // the count left on an unread track, tapped: "this is my count"
+          return;
+        }
         remember();
         // Tapping the last filled coin empties it; any other coin fills the track up to it.
         state.coins = state.coins === n ? n - 1 : n;
@@ -553,6 +565,14 @@
   }
 
   async function save() {
+    if (coinsUnset) {
+      // The count on the track is the season before's, not the player's: saving it would
+      // score a coin track nobody has looked at.
+      say(TEXT.coinsUnread, "error");
+      const warning = document.getElementById("coin-warning");
+      if (warning) warning.scrollIntoView({ block: "center" });
+      return;
+    }
     const button = document.getElementById("save");
     button.disabled = true;
     try {
@@ -574,10 +594,6 @@
       if (note) note.hidden = true;
       const refused = document.getElementById("score-refused");
       if (refused) refused.hidden = true;
-      // A photo's reading is the answer to a POST: once it is saved, this
-      // history entry becomes the sheet's own page, so that Back from the
-      // score shows the saved sheet, not the reading as it came.
-      if (reading && cfg.editUrl) window.history.replaceState(null, "", cfg.editUrl);
       say(data.messages.join(" "), "info");
       render();
       if (data.gorgon) window.location.reload();

@@ -13,11 +13,17 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 from PIL import Image
 
+from referee.rules import heroes
+from referee.rules.sheet import MapSheet
+from referee.store.models import GameTable
+from referee.store.sheets import SeasonSheet
+from referee.web.database import get_session
 from tests.browser import ARGS, CHROMIUM, LiveServer, playwright_or_skip
 from tests.web_photo.conftest import SAMPLE, SAMPLES, sample, stored_sheets, table_reading
-from tests.web_sheets.conftest import make_table
+from tests.web_sheets.conftest import as_host, make_table, save, score
 
 SHOTS = Path("/tmp/shots")
 
@@ -276,6 +282,40 @@ def test_back_after_saving_a_reading_shows_the_saved_sheet(app: Flask, server: s
         browser.close()
 
 
+def test_reloading_a_reading_shows_the_sheet_another_phone_saved(
+    app: Flask, server: str, client: FlaskClient
+) -> None:
+    """Two phones photograph one sheet; the host's saves first. The player's
+    save is refused, and the reload that sentence asks for shows the host's
+    sheet: it does not send the photo again, whose reading a save would then
+    lay over the host's."""
+    sync_playwright = playwright_or_skip()
+    data, truth = sample()
+    t = make_table(app, ["Ann", "Ben"], side=truth["side"])
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page, errors = _phone(browser, server, t.code)
+        with page.expect_navigation():
+            page.set_input_files("#photo-input", str(SAMPLES / f"{SAMPLE}.jpg"))
+        assert page.url.endswith(f"/t/{t.code}/sheets/1/spring")  # not the photo's POST address
+        as_host(client, t)
+        hosts = MapSheet.blank(truth["side"]).text().replace(".", "F", 1)
+        assert save(client, t, 1, "spring", hosts, coins=2).status_code == 200
+        page.locator("#coin-minus").tap()
+        page.locator("#coin-plus").tap()
+        page.click("#save")
+        page.wait_for_selector("#banner:has-text('reload to see the saved sheet')")
+        page.on("dialog", lambda dialog: dialog.accept())  # the leave-page question
+        page.reload()
+        page.wait_for_selector("#board")
+        assert page.locator("#photo-note").count() == 0
+        assert page.locator("#coin-count").inner_text() == "2"
+        [(_, _, stored, coins, revision)] = stored_sheets(app, t)
+        assert (stored, coins, revision) == (hosts, 2, 2)
+        assert errors == []
+        browser.close()
+
+
 def test_the_host_taps_from_a_wrong_side_photo_to_the_side_switch(app: Flask, server: str) -> None:
     """The host's phone at 320 px sends a side A sheet to a side B table:
     under the sentence, a button leads to the host page with its side switch
@@ -322,10 +362,11 @@ def _surrounded_mountains(grid: list[str]) -> int:
     return count
 
 
-def test_unread_coins_are_asked_for_once(app: Flask, server: str) -> None:
+def test_unread_coins_are_asked_for_before_saving(app: Flask, server: str) -> None:
     """A reading whose coin track could not be read asks for the coins in its
-    note, and the warning that the track shows too few waits until the player
-    has set a count: the saved 0 is nobody's answer yet."""
+    note and again by the coins, in place of the warning that the track shows
+    too few, until the player has set a count: the saved 0 is nobody's answer
+    yet, and Save waits for one rather than score it."""
     sync_playwright = playwright_or_skip()
     photo = SAMPLES / "008.jpg"  # side D: its coin track reads as unknown
     t = make_table(app, ["Ann", "Ben"], side="D")
@@ -339,14 +380,64 @@ def test_unread_coins_are_asked_for_once(app: Flask, server: str) -> None:
             page.set_input_files("#photo-input", str(photo))
         note = page.locator("#photo-note").inner_text()
         assert "The coin track could not be read: set your coins below." in note
-        assert page.locator("#coin-warning").is_hidden()
-        page.locator('#coin-track .coin[data-n="1"]').tap()
         warning = page.locator("#coin-warning")
+        unread = "The photo's coin track was not read: tap your last filled coin, or − if none is filled"
+        assert unread in warning.inner_text()
+        page.click("#save")
+        assert unread in page.locator("#banner").inner_text()
+        assert stored_sheets(app, t)[0][4] == 1  # nothing saved
+        page.locator('#coin-track .coin[data-n="1"]').tap()
         assert warning.is_visible()
         assert f"surrounds {surrounded} mountains" in warning.inner_text()
         assert "shows only 1" in warning.inner_text()
         page.locator(f'#coin-track .coin[data-n="{surrounded}"]').tap()
         assert warning.is_hidden()
+        page.click("#save")
+        page.wait_for_selector("#status:text-is('Saved.')")
+        assert stored_sheets(app, t)[0][3] == surrounded
+        assert errors == []
+        browser.close()
+
+
+def test_the_count_left_on_an_unread_track_is_set_by_tapping_its_last_coin(
+    app: Flask, server: str, client: FlaskClient
+) -> None:
+    """Summer's track starts with spring's 3 coins. Tapping the last filled
+    coin empties it, except while a photo's track is unread: then it is the
+    player's answer "this is my count", and Save goes through."""
+    sync_playwright = playwright_or_skip()
+    photo = SAMPLES / "008.jpg"
+    t = make_table(app, ["Ann", "Ben"], side="D")
+    t.set_taps(t.season_end(0))
+    as_host(client, t)
+    assert save(client, t, 1, "spring", MapSheet.blank("D").text(), coins=3).status_code == 200
+    assert score(client, t, 1, "spring").status_code in (200, 303)
+    t.set_taps(t.season_end(0) + 1)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page, errors = _phone(browser, server, t.code)
+        assert "/summer" in page.url
+        with page.expect_navigation():
+            page.set_input_files("#photo-input", str(photo))
+        assert page.locator("#coin-count").inner_text() == "3"  # spring's, nobody's answer yet
+        page.locator('#coin-track .coin[data-n="3"]').tap()
+        assert page.locator("#coin-count").inner_text() == "3"
+        assert page.locator("#coin-warning").is_hidden()
+        page.locator('#coin-track .coin[data-n="3"]').tap()  # answered: now it empties
+        assert page.locator("#coin-count").inner_text() == "2"
+        page.locator('#coin-track .coin[data-n="3"]').tap()
+        page.click("#save")
+        page.wait_for_selector("#status:text-is('Saved.')")
+        assert [c for _, s, _, c, _ in stored_sheets(app, t) if s == 1] == [3]
+        # Summer saved: another photo keeps the count saved, and asks nothing more.
+        with page.expect_navigation():
+            page.set_input_files("#photo-input", str(photo))
+        note = page.locator("#photo-note").inner_text()
+        assert "The coin track could not be read: the 3 filled coins you saved stay" in note
+        assert page.locator("#coin-warning").is_hidden()
+        page.locator("#board .cell.t-empty").first.tap()  # a change, so that Save has one to save
+        page.click("#save")
+        page.wait_for_selector("#status:text-is('Saved.')")
         assert errors == []
         browser.close()
 
@@ -362,7 +453,7 @@ def test_minus_at_zero_sets_unread_coins_to_zero(app: Flask, server: str) -> Non
         page, errors = _phone(browser, server, t.code)
         with page.expect_navigation():
             page.set_input_files("#photo-input", str(photo))
-        assert page.locator("#coin-warning").is_hidden()
+        assert "coin track was not read" in page.locator("#coin-warning").inner_text()
         page.locator("#coin-minus").tap()
         assert "shows only 0" in page.locator("#coin-warning").inner_text()
         assert errors == []
@@ -401,3 +492,50 @@ def test_a_long_read_says_it_is_still_at_work(app: Flask, server: str) -> None:
         page.wait_for_selector("#photo-note")  # the photo read as usual once answered
         assert errors == []
         browser.close()
+
+
+def _one_ambush_out(app: Flask, side: str) -> tuple[Any, str]:
+    """A Heroes table at the first point of a deal (seeds ``photo-tags-0``,
+    ...) where spring has revealed one ambush and no other card that draws
+    monsters, and that ambush's name."""
+    for k in range(100):
+        t = make_table(app, ["Ann", "Ben"], edition="heroes", side=side, seed=f"photo-tags-{k}")
+        turns = t.deal.seasons[0].turns
+        drawing = [[r for r in turn.reveals if heroes.draws_monsters(r)] for turn in turns]
+        first = next((i for i, cards in enumerate(drawing) if cards), None)
+        if first is not None and [r.kind for r in drawing[first]] == ["ambush"]:
+            t.set_taps(first + 1)
+            return t, drawing[first][0].name
+    raise AssertionError("no deal of 100 opens spring with an ambush alone")
+
+
+def test_monsters_read_from_a_photo_are_saved_with_their_ambush(app: Flask, server: str) -> None:
+    """The Heroes ambushes act by their monsters, and a photo shows no card:
+    the monsters read where one ambush alone has come out are saved as its."""
+    sync_playwright = playwright_or_skip()
+    data, truth = sample()
+    t, ambush = _one_ambush_out(app, truth["side"])
+    reading = table_reading(t, data)
+    read = sorted([r, c] for r, row in enumerate(reading.grid) for c, code in enumerate(row) if code == "M")
+    assert read
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page, errors = _phone(browser, server, t.code)
+        with page.expect_navigation():
+            page.set_input_files("#photo-input", str(SAMPLES / f"{SAMPLE}.jpg"))
+        page.locator("#coin-minus").tap()  # the count, however the track was read
+        page.locator("#coin-plus").tap()
+        page.click("#save")
+        page.wait_for_selector("#status:text-is('Saved.')")
+        assert errors == []
+        browser.close()
+    assert _stored_monsters(app, t) == [{"ambush": ambush, "spaces": read}]
+
+
+def _stored_monsters(flask_app: Flask, t: Any) -> list[dict[str, Any]]:
+    """Seat 1's spring monster tags as stored."""
+    with flask_app.app_context():
+        session = get_session()
+        table = session.query(GameTable).filter_by(code=t.code).one()
+        [sheet] = session.query(SeasonSheet).filter_by(seat_id=table.seats[0].id, season=0)
+        return list(sheet.monsters)

@@ -227,6 +227,10 @@ def test_a_map_holds_no_more_monsters_than_the_ambushes_revealed(app: Flask, cli
     kept = [i for i in monsters if shown["map"][i] == "M"]
     assert shown["map"].count("M") == len(kept) == 6
     assert all(i in shown["check"] for i in monsters if i not in kept)
+    # Rift Lands (monster is one of its terrains) and the Gnoll Raid out: which
+    # drew which is the player's to say, and in a base game, where a tag
+    # changes no score, the page does not ask.
+    assert (shown["monsters"], shown["untagged"]) == ([], [])
 
 
 def test_a_filled_space_read_as_empty_is_outlined(app: Flask, client: FlaskClient) -> None:
@@ -274,8 +278,12 @@ def test_reading_config_counts_what_to_check() -> None:
             {"hero": "A", "at": [2, 2], "orientation": "printed"},
             {"hero": "B", "at": [4, 4], "orientation": "printed"},
         ],
+        revision=1,
+        season=0,
+        monsters=[],
+        coins=0,
     )
-    table = SimpleNamespace(side=SimpleNamespace(coin_track=14))
+    table = _fake_table()
     config = reading_config(table, sheet, reading)  # type: ignore[arg-type]
     assert config["doubtful"] == [9 * 11 + 9, 10 * 11]
     assert config["changed"] == [0, 4 * 11 + 4]
@@ -571,6 +579,13 @@ def test_coins_read_below_the_season_before_are_asked_for(app: Flask, client: Fl
     )
 
 
+def _fake_table() -> SimpleNamespace:
+    """What ``reading_config`` asks of a table with no ambush revealed yet."""
+    return SimpleNamespace(
+        side=SimpleNamespace(coin_track=14), ambushes_revealed=lambda s: [], ambush_effects=False
+    )
+
+
 def test_reading_config_sets_aside_coins_below_the_season_before() -> None:
     blank = MapSheet.blank("A").text()
     reading = SimpleNamespace(
@@ -580,8 +595,41 @@ def test_reading_config_sets_aside_coins_below_the_season_before() -> None:
         doubtful=lambda: [],
         worth_retaking=lambda: False,
     )
-    sheet = SimpleNamespace(map_text=blank, heroes=[])
-    table = SimpleNamespace(side=SimpleNamespace(coin_track=14))
+    sheet = SimpleNamespace(map_text=blank, heroes=[], revision=1, season=0, monsters=[], coins=0)
+    table = _fake_table()
     for before, coins, below in ((0, 5, None), (5, 5, None), (6, None, [5, 6])):
         config = reading_config(table, sheet, reading, before)  # type: ignore[arg-type]
         assert (config["coins"], config["coinsBelow"]) == (coins, below)
+
+
+def test_a_reading_after_a_save_this_season_outlines_every_square_it_changes() -> None:
+    """Once the player saved this season's map, a square they emptied by hand
+    and the photo reads filled again is outlined, and an unread coin track
+    keeps the count they saved; on a sheet only opened (revision 1, the
+    season before's map), a newly filled square is the season's drawing."""
+    blank = MapSheet.blank("A").text()
+    grid = [list(r) for r in blank.splitlines()]
+    grid[2][9] = "F"
+    reading = SimpleNamespace(
+        grid=tuple("".join(r) for r in grid),
+        confidence=tuple(tuple([1.0] * 11) for _ in range(11)),
+        coins=None,
+        doubtful=lambda: [],
+        worth_retaking=lambda: False,
+    )
+    for revision, changed, kept in ((1, [], None), (2, [2 * 11 + 9], 6)):
+        sheet = SimpleNamespace(map_text=blank, heroes=[], revision=revision, season=0, monsters=[], coins=6)
+        config = reading_config(_fake_table(), sheet, reading)  # type: ignore[arg-type]
+        assert (config["changed"], config["check"], config["coinsKept"]) == (changed, changed, kept)
+
+
+def test_the_reading_address_opens_the_sheet(app: Flask, client: FlaskClient) -> None:
+    """A reload, a restored tab or the language switch asks for the reading's
+    address with GET: it opens the sheet as saved, not a 405."""
+    t = _table(app, client)
+    response = client.get(f"/t/{t.code}/sheets/1/spring/photo")
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith(f"/t/{t.code}/sheets/1/spring")
+    assert client.get(f"/t/{t.code}/sheets/1/spring/photo", follow_redirects=True).status_code == 200
+    switch = client.get(f"/language/cs?next=/t/{t.code}/sheets/1/spring/photo", follow_redirects=True)
+    assert switch.status_code == 200 and 'lang="cs"' in switch.text

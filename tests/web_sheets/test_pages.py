@@ -145,7 +145,7 @@ def test_a_tie_for_largest_at_one_space() -> None:
 def test_one_square_to_check_is_said_in_the_singular(app: Flask, client: FlaskClient) -> None:
     with app.test_request_context():
         html = app.jinja_env.get_template("sheets/photo_form.html").render(
-            reading={"check": [5], "changed": [], "unnamed": [], "coins": 1},
+            reading={"check": [5], "changed": [], "unnamed": [], "coins": 1, "coinsKept": None},
             t=None,
             can_change=False,
         )
