@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from referee.rules import heroes, solo, terrain
-from referee.rules.geometry import SIZE, Cell
+from referee.rules.geometry import Cell
 from referee.rules.i18n import Name, _
 from referee.rules.sheet import MapSheet
 from referee.store.models import Seat
@@ -99,60 +99,6 @@ def apply_gorgon(session: Session, table: Table, sheet: SeasonSheet, seen: int, 
         themap = heroes.gorgon_gaze(themap, gorgon.spaces, at)
     effects = dict(sheet.effects or {}, gorgon_done=True)
     write_sheet(session, sheet, seen, {"map_text": themap.text(), "effects": effects})
-
-
-# --- a photo's monsters ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ReadMonsters:
-    """Which ambush drew each monster space a photo reads (``read_monsters``)."""
-
-    groups: list[dict[str, Any]]
-    """Monster tags as a sheet stores them: the saved sheet's, then the new ones'."""
-    untagged: list[int]
-    """New monster spaces (row * 11 + column) no one ambush can claim, in a
-    game whose ambushes act: the player says which drew each."""
-
-
-def read_monsters(table: Table, sheet: SeasonSheet, codes: str) -> ReadMonsters:
-    """Tag the monster spaces a photo reads (``codes``, 121 map codes) that
-    the saved sheet does not hold: a photo shows monsters, not which card
-    drew them, and the Heroes ambushes act by their monsters (the Gorgon's
-    gaze, the Dragon's coins, the zombies' spread, the troll's ravage).
-
-    Each season "take the top card of the ambush deck ... then shuffle" it
-    into the explore deck, and one not revealed stays there, "so it is
-    possible to have multiple ambush cards" in a season: the new monsters of
-    a season were drawn by the ambushes revealed in it whose monsters the
-    saved sheet does not hold yet, or by an explore card that offers monster
-    terrain (Rift Lands). With one such card, an ambush, it drew them all,
-    and they are tagged with it, as the Monster brush would by default.
-    With more than one, which drew which is the player's to say:
-    where an ambush acts, those spaces are outlined for the Monster brush;
-    elsewhere a tag changes no score, and they stay untagged."""
-    saved = sheet.map_text.replace("\n", "")
-    tags = tags_of(sheet)
-    tagged = {r * SIZE + c for t in tags for r, c in t.spaces}
-    new = [
-        i
-        for i, code in enumerate(codes)
-        if code == terrain.MONSTER and saved[i] != terrain.MONSTER and i not in tagged
-    ]
-    groups = [dict(m) for m in sheet.monsters or []]
-    if not new:
-        return ReadMonsters(groups, [])
-    on_map = {t.ambush for t in tags}
-    drew = [
-        card
-        for card in table.revealed(sheet.season)
-        if heroes.draws_monsters(card) and not (card.kind == "ambush" and card.name in on_map)
-    ]
-    if len(drew) == 1 and drew[0].kind == "ambush":
-        spaces = [[i // SIZE, i % SIZE] for i in new]
-        return ReadMonsters(groups + [{"ambush": drew[0].name, "spaces": spaces}], [])
-    asks = table.ambush_effects and any(card.kind == "ambush" for card in drew)
-    return ReadMonsters(groups, new if asks else [])
 
 
 # --- after scoring: the Zombie Plague and the Giant Troll Ravage ----------------------------------

@@ -50,7 +50,7 @@ from referee.rules.data import map_sides
 from referee.rules.errors import RefereeError
 from referee.rules.geometry import SIZE
 from referee.rules.i18n import _
-from referee.table import SEASON_NAMES, SeasonSheet, Table, ambushes
+from referee.table import SEASON_NAMES, SeasonSheet, Table, readings
 from referee.table.records import coins_before
 from referee.table.sheets import open_to_change
 from referee.table.sides import other_sides
@@ -225,12 +225,9 @@ def reading_config(
         and now != terrain.DESTROYED
         and (was in terrain.DRAWN or (saved_here and now in terrain.DRAWN))
     }
-    # A hero already on the saved sheet keeps its card and pattern while its space
-    # still reads as the hero (or destroyed); any other hero space needs its card.
-    heroes = [h for h in sheet.heroes or [] if codes[h["at"][0] * SIZE + h["at"][1]] in "HX"]
-    named = {h["at"][0] * SIZE + h["at"][1] for h in heroes}
-    unnamed = {i for i, code in enumerate(codes) if code == terrain.HERO and i not in named}
-    monsters = ambushes.read_monsters(t, sheet, codes)
+    heroes = readings.read_heroes(t, sheet, codes)
+    unnamed = set(heroes.unnamed)
+    monsters = readings.read_monsters(t, sheet, codes)
     untagged = set(monsters.untagged)
     track = t.side.coin_track
     coins = min(reading.coins, track) if reading.coins is not None else None
@@ -241,7 +238,8 @@ def reading_config(
         "coinsBelow": [coins, filled_before] if below else None,
         "coinsKept": sheet.coins if saved_here and reading.coins is None else None,
         "savedHere": saved_here,
-        "heroes": heroes,
+        "heroes": heroes.kept + heroes.named,
+        "heroNamed": [[h["hero"], h["at"]] for h in heroes.named],
         "doubtful": sorted(doubtful),
         "changed": sorted(changed - doubtful),
         "unnamed": sorted(unnamed),

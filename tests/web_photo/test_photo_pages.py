@@ -203,6 +203,12 @@ def test_a_map_holds_no_more_heroes_than_the_deal_revealed(
     assert shown["map"].count("H") == len(kept) == revealed
     assert all(i in shown["check"] for i in dropped)
     assert [i for i, (a, b) in enumerate(zip(everything, shown["map"], strict=True)) if a != b] == dropped
+    # The one hero card out is the one hero space's: named, its pattern as printed.
+    cards = [r.name for turn in spring for r in turn.reveals if r.kind == "hero"]
+    named = [[card, [i // 11, i % 11]] for card, i in zip(cards, kept, strict=True)]
+    assert shown["heroNamed"] == named
+    assert [h["hero"] for h in shown["heroes"]] == cards
+    assert ("the one hero card out that your map did not hold" in response.text) == bool(revealed)
 
 
 def test_a_map_holds_no_more_monsters_than_the_ambushes_revealed(app: Flask, client: FlaskClient) -> None:
@@ -582,7 +588,10 @@ def test_coins_read_below_the_season_before_are_asked_for(app: Flask, client: Fl
 def _fake_table() -> SimpleNamespace:
     """What ``reading_config`` asks of a table with no ambush revealed yet."""
     return SimpleNamespace(
-        side=SimpleNamespace(coin_track=14), ambushes_revealed=lambda s: [], ambush_effects=False
+        side=SimpleNamespace(coin_track=14),
+        revealed=lambda s: [],
+        heroes_named=lambda s: [],
+        ambush_effects=False,
     )
 
 

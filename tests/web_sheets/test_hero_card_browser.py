@@ -3,9 +3,12 @@ on a 390 x 844 touch phone.
 
 The editor's Hero brush always draws a hero with the card chosen in its
 select; a photo is how a hero space without its card reaches a sheet (the
-reader sees the hero's square, not which card it was). The reader is
-replaced here by a fixed reading, so the test is about the editor, not the
-reader: a hero at row 6, column 6 below a monster."""
+reader sees the hero's square, not which card it was). A photo whose one
+new hero space can only be the one hero card out is named after it
+(``referee.table.readings``); here two spaces read as heroes where one card
+is out, so neither is named. The reader is replaced by a fixed reading, so
+the test is about the editor, not the reader: a hero at row 6, column 6
+below a monster, and a square at row 9, column 9 read as a hero too."""
 
 from __future__ import annotations
 
@@ -26,6 +29,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 HERO = 5 * 11 + 5
 MONSTER = 4 * 11 + 5  # above the hero: inside Dobrik of Lorkheim's attack pattern
+OTHER = 8 * 11 + 8
+BOTH = (
+    "The heroes at row 6, column 6; row 9, column 9 have no hero card yet, so they attack nothing: "
+    "choose the Hero brush and each one's card, then tap each."
+)
 WARNING = (
     "The hero at row 6, column 6 has no hero card yet, so it attacks nothing: "
     "choose the Hero brush and its card, then tap it."
@@ -38,7 +46,7 @@ REFUSED = (
 
 def _reading(*_args: Any, **_kwargs: Any) -> SheetReading:
     """What the reader would give for a clear photo of the sheet: every square sure."""
-    return sure_reading("C", drawn(r4c5="M", r5c5="H"))
+    return sure_reading("C", drawn(r4c5="M", r5c5="H", r8c8="H"))
 
 
 def _on_screen(locator: Any) -> bool:
@@ -67,6 +75,10 @@ def test_a_photographed_hero_needs_its_card_before_the_score(
         page.set_input_files("#photo-input", str(shot))
     page.wait_for_selector("#photo-note")
     assert page.locator(f'#board .cell[data-i="{HERO}"]').get_attribute("class").startswith("cell t-H")
+    assert warning.inner_text() == BOTH
+    # The square that is no hero, emptied: one hero is left without a card.
+    page.locator('.brush[data-brush="."]').tap()
+    page.locator(f'#board .cell[data-i="{OTHER}"]').tap()
     assert warning.inner_text() == WARNING
 
     # A draft may be saved with the hero's card still to choose...
@@ -93,6 +105,44 @@ def test_a_photographed_hero_needs_its_card_before_the_score(
     page.locator("#save").tap()
     page.wait_for_selector("#status:text-is('Saved.')")
     assert refused.is_hidden()
+    button.scroll_into_view_if_needed()
+    with page.expect_navigation():
+        button.tap()
+    assert page.url.endswith("/sheets/1/spring/score")
+    assert page.errors == []
+
+
+def test_the_one_hero_card_out_names_the_one_hero_photographed(
+    app: Flask, server: str, browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Spring has revealed Dobrik alone, and the photo shows one hero space:
+    it is Dobrik, his pattern as printed, and the season scores with no tap
+    on the hero (his pattern destroys the monster above him)."""
+    monkeypatch.setattr(photo, "read_sheet", lambda *_a, **_k: sure_reading("C", drawn(r4c5="M", r5c5="H")))
+    shot = tmp_path / "sheet.jpg"
+    Image.new("RGB", (64, 64), "white").save(shot)
+    t = make_table(
+        app, ["Ann", "Ben"], edition="heroes", side="C", seed=spring_seed("Dobrik of Lorkheim", "hero")
+    )
+    t.set_taps(t.season_end(0))
+    page = touch_phone(browser)
+    page.goto(f"{server}/t/{t.code}/sheets")
+    page.locator(".seat").nth(0).locator("text=This is me").tap()
+    page.wait_for_selector("#photo-form")
+    page.wait_for_load_state("load")
+    with page.expect_navigation():
+        page.set_input_files("#photo-input", str(shot))
+    note = page.locator("#photo-note").inner_text()
+    assert "The hero at row 6, column 6 is Dobrik of Lorkheim, the one hero card out" in note
+    hero = page.locator(f'#board .cell[data-i="{HERO}"]')
+    assert (hero.inner_text(), hero.get_attribute("title")) == ("Do", "Dobrik of Lorkheim")
+    assert page.locator("#hero-warning").is_hidden()
+    monster = page.locator(f'#board .cell[data-i="{MONSTER}"]')
+    assert "attacked" in (monster.get_attribute("class") or "")
+    page.locator("#save").tap()
+    page.wait_for_selector("#status:text-is('Saved.')")
+    assert "t-X" in (monster.get_attribute("class") or "")  # the save applies his attack
+    button = page.locator("#score-form button")
     button.scroll_into_view_if_needed()
     with page.expect_navigation():
         button.tap()

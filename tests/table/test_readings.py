@@ -1,4 +1,4 @@
-"""Which ambush drew the monsters a photo reads (``ambushes.read_monsters``):
+"""Which ambush drew the monsters a photo reads (``readings.read_monsters``):
 a photo shows monster spaces, not the card that drew them, and the Heroes
 ambushes act by their monsters, so a reading saved untagged would lose the
 troll's ravage, the zombies' spread, the Gorgon's gaze or the Dragon's coins."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from referee.rules import heroes
-from referee.table import Table, ambushes, scoring
+from referee.table import Table, readings, scoring
 from referee.table import sheets as table_sheets
 from tests.table.conftest import new_table, reveal_to, save, season_end
 from tests.table.test_sheet_flow import BLANK_A, drawn
@@ -46,7 +46,7 @@ def test_one_ambush_revealed_this_season_drew_the_new_monsters(session: Session)
     [ambush] = _ambushes_per_season(t)[0]
     t = reveal_to(session, t, season_end(t, 0))
     sheet = table_sheets.open_sheet(session, t, t.seat(1), 0)
-    read = ambushes.read_monsters(t, sheet, _codes(drawn(BLANK_A, r0c0="M", r0c1="M", r3c4="F")))
+    read = readings.read_monsters(t, sheet, _codes(drawn(BLANK_A, r0c0="M", r0c1="M", r3c4="F")))
     assert read.groups == [{"ambush": ambush, "spaces": [[0, 0], [0, 1]]}]
     assert read.untagged == []
 
@@ -62,7 +62,7 @@ def test_monsters_the_saved_sheet_holds_keep_their_tags(session: Session) -> Non
     tags = [{"ambush": ambush, "spaces": [[0, 0]]}]
     save(session, t, seat, 0, drawn(BLANK_A, r0c0="M"), monsters=tags)
     sheet = table_sheets.open_sheet(session, t, seat, 0)
-    read = ambushes.read_monsters(t, sheet, _codes(drawn(BLANK_A, r0c0="M", r10c10="M")))
+    read = readings.read_monsters(t, sheet, _codes(drawn(BLANK_A, r0c0="M", r10c10="M")))
     assert read.groups == tags
     assert read.untagged == []
 
@@ -70,7 +70,7 @@ def test_monsters_the_saved_sheet_holds_keep_their_tags(session: Session) -> Non
 def test_no_ambush_revealed_tags_nothing(session: Session) -> None:
     t = _table_with(session, "heroes", 0, 1)
     sheet = table_sheets.open_sheet(session, t, t.seat(1), 0)  # before any reveal
-    read = ambushes.read_monsters(t, sheet, _codes(drawn(BLANK_A, r0c0="M")))
+    read = readings.read_monsters(t, sheet, _codes(drawn(BLANK_A, r0c0="M")))
     assert (read.groups, read.untagged) == ([], [])
 
 
@@ -84,7 +84,7 @@ def test_two_ambushes_in_a_season_leave_the_choice_to_the_player(session: Sessio
         save(session, t, seat, 0, BLANK_A)
         scoring.score(session, t, seat, 0)  # summer's sheet starts from spring's scored map
         sheet = table_sheets.open_sheet(session, t, seat, 1)
-        read = ambushes.read_monsters(t, sheet, _codes(drawn(BLANK_A, r0c0="M", r0c1="M")))
+        read = readings.read_monsters(t, sheet, _codes(drawn(BLANK_A, r0c0="M", r0c1="M")))
         assert (read.groups, read.untagged) == ([], outlined), edition
 
 
@@ -95,5 +95,48 @@ def test_an_explore_card_offering_monsters_leaves_the_choice_to_the_player(sessi
     t = _table_with(session, "heroes", 0, 1, rift=True)
     t = reveal_to(session, t, season_end(t, 0))
     sheet = table_sheets.open_sheet(session, t, t.seat(1), 0)
-    read = ambushes.read_monsters(t, sheet, _codes(drawn(BLANK_A, r0c0="M")))
+    read = readings.read_monsters(t, sheet, _codes(drawn(BLANK_A, r0c0="M")))
     assert (read.groups, read.untagged) == ([], [0])
+
+
+def _heroes_out(t: Table, season: int) -> list[str]:
+    return [r.name for turn in t.deal.seasons[season].turns for r in turn.reveals if r.kind == "hero"]
+
+
+def _table_with_heroes(session: Session, count: int) -> Table:
+    """The first Heroes table (seeds ``read-heroes-0``, ...) whose spring reveals ``count`` hero cards."""
+    for k in range(300):
+        t = new_table(session, ["Ann", "Ben"], edition="heroes", seed=f"read-heroes-{k}", chosen=None)
+        if len(_heroes_out(t, 0)) == count:
+            return t
+    raise AssertionError(f"no deal in 300 reveals {count} heroes in spring")
+
+
+def test_one_hero_card_out_names_the_one_new_hero_space(session: Session) -> None:
+    t = _table_with_heroes(session, 1)
+    [hero] = _heroes_out(t, 0)
+    t = reveal_to(session, t, season_end(t, 0))
+    sheet = table_sheets.open_sheet(session, t, t.seat(1), 0)
+    read = readings.read_heroes(t, sheet, _codes(drawn(BLANK_A, r4c4="H")))
+    assert (read.kept, read.unnamed) == ([], [])
+    assert read.named == [{"hero": hero, "at": [4, 4], "orientation": "printed"}]
+    # Two hero spaces for one card: which is the hero is the player's to say.
+    read = readings.read_heroes(t, sheet, _codes(drawn(BLANK_A, r4c4="H", r6c6="H")))
+    assert (read.named, read.unnamed) == ([], [4 * 11 + 4, 6 * 11 + 6])
+
+
+def test_a_saved_hero_keeps_its_card_and_the_next_space_has_none_left(session: Session) -> None:
+    """The one hero card out is on the saved sheet already: a second hero
+    space read cannot be it, and waits for the player's card."""
+    t = _table_with_heroes(session, 1)
+    [hero] = _heroes_out(t, 0)
+    t = reveal_to(session, t, season_end(t, 0))
+    seat = t.seat(1)
+    placed = [{"hero": hero, "at": [4, 4], "orientation": "printed"}]
+    save(session, t, seat, 0, drawn(BLANK_A, r4c4="H"), heroes=placed)
+    sheet = table_sheets.open_sheet(session, t, seat, 0)
+    read = readings.read_heroes(t, sheet, _codes(drawn(BLANK_A, r4c4="H", r6c6="H")))
+    assert (read.kept, read.named, read.unnamed) == (placed, [], [6 * 11 + 6])
+    # Its space read as a farm: the card is free again, for the one new space.
+    read = readings.read_heroes(t, sheet, _codes(drawn(BLANK_A, r4c4="A", r6c6="H")))
+    assert (read.kept, read.named) == ([], [{"hero": hero, "at": [6, 6], "orientation": "printed"}])

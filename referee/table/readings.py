@@ -1,0 +1,105 @@
+"""What a photo's reading means at a table: which card drew what it shows.
+
+A photo shows terrain, not the cards behind it, and the table acts by the
+cards: the Heroes ambushes by their tagged monsters (the Gorgon's gaze, the
+Dragon's coins, the zombies' spread, the troll's ravage), a hero by its
+card's attack pattern. Where the cards revealed leave one answer, the
+reading takes it, as a player tapping with the Monster or Hero brush would
+by default; where they leave more, the player says, square by square.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from referee.rules import heroes, terrain
+from referee.rules.geometry import SIZE
+from referee.store.sheets import SeasonSheet
+from referee.table.records import tags_of
+from referee.table.state import Table
+
+
+@dataclass(frozen=True)
+class ReadMonsters:
+    """Which ambush drew each monster space a photo reads (``read_monsters``)."""
+
+    groups: list[dict[str, Any]]
+    """Monster tags as a sheet stores them: the saved sheet's, then the new ones'."""
+    untagged: list[int]
+    """New monster spaces (row * 11 + column) no one ambush can claim, in a
+    game whose ambushes act: the player says which drew each."""
+
+
+def read_monsters(table: Table, sheet: SeasonSheet, codes: str) -> ReadMonsters:
+    """Tag the monster spaces a photo reads (``codes``, 121 map codes) that
+    the saved sheet does not hold: a photo shows monsters, not which card
+    drew them, and the Heroes ambushes act by their monsters (the Gorgon's
+    gaze, the Dragon's coins, the zombies' spread, the troll's ravage).
+
+    Each season "take the top card of the ambush deck ... then shuffle" it
+    into the explore deck, and one not revealed stays there, "so it is
+    possible to have multiple ambush cards" in a season: the new monsters of
+    a season were drawn by the ambushes revealed in it whose monsters the
+    saved sheet does not hold yet, or by an explore card that offers monster
+    terrain (Rift Lands). With one such card, an ambush, it drew them all,
+    and they are tagged with it, as the Monster brush would by default.
+    With more than one, which drew which is the player's to say:
+    where an ambush acts, those spaces are outlined for the Monster brush;
+    elsewhere a tag changes no score, and they stay untagged."""
+    saved = sheet.map_text.replace("\n", "")
+    tags = tags_of(sheet)
+    tagged = {r * SIZE + c for t in tags for r, c in t.spaces}
+    new = [
+        i
+        for i, code in enumerate(codes)
+        if code == terrain.MONSTER and saved[i] != terrain.MONSTER and i not in tagged
+    ]
+    groups = [dict(m) for m in sheet.monsters or []]
+    if not new:
+        return ReadMonsters(groups, [])
+    on_map = {t.ambush for t in tags}
+    drew = [
+        card
+        for card in table.revealed(sheet.season)
+        if heroes.draws_monsters(card) and not (card.kind == "ambush" and card.name in on_map)
+    ]
+    if len(drew) == 1 and drew[0].kind == "ambush":
+        spaces = [[i // SIZE, i % SIZE] for i in new]
+        return ReadMonsters(groups + [{"ambush": drew[0].name, "spaces": spaces}], [])
+    asks = table.ambush_effects and any(card.kind == "ambush" for card in drew)
+    return ReadMonsters(groups, new if asks else [])
+
+
+@dataclass(frozen=True)
+class ReadHeroes:
+    """Which hero card each hero space a photo reads is (``read_heroes``)."""
+
+    kept: list[dict[str, Any]]
+    """The saved sheet's heroes whose space still reads as the hero (or destroyed):
+    they keep their card and pattern."""
+    named: list[dict[str, Any]]
+    """A new hero space named after the one hero card it can be, as stored."""
+    unnamed: list[int]
+    """New hero spaces (row * 11 + column) whose card the player names."""
+
+
+def read_heroes(table: Table, sheet: SeasonSheet, codes: str) -> ReadHeroes:
+    """Name the hero spaces a photo reads (``codes``, 121 map codes).
+
+    Each revealed hero is drawn once by every player, and each season
+    "take the top card of the ... hero deck" into the explore deck: the
+    hero cards out by this season that the map does not hold are the cards
+    its new hero spaces can be. One new space and one such card: it is that
+    hero, its pattern as printed (``heroes.Orientation``'s default; a turned
+    one is the player's to set). Otherwise the player names each."""
+    kept = [h for h in sheet.heroes or [] if codes[h["at"][0] * SIZE + h["at"][1]] in "HX"]
+    at = {h["at"][0] * SIZE + h["at"][1] for h in kept}
+    new = [i for i, code in enumerate(codes) if code == terrain.HERO and i not in at]
+    held = {h["hero"] for h in kept}
+    free = [name for name in table.heroes_named(sheet.season) if name not in held]
+    if len(new) == 1 and len(free) == 1:
+        r, c = divmod(new[0], SIZE)
+        named = [{"hero": free[0], "at": [r, c], "orientation": heroes.Orientation.PRINTED.value}]
+        return ReadHeroes(kept, named, [])
+    return ReadHeroes(kept, [], new)
