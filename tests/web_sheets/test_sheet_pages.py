@@ -318,3 +318,18 @@ def test_an_earlier_season_says_why_it_no_longer_changes(client: FlaskClient, ta
         assert gone not in html, gone
     assert 'class="board readonly"' in html
     assert "You can look at" not in html  # the seat's own phone: the reason is the season, not the seat
+
+
+def test_scoring_winter_again_says_the_final_standings_change(client: FlaskClient, table: TableAt) -> None:
+    """Winter scored, the game is over; its editor still offers Score again
+    (a slip in the last count is mended there), and says what it changes."""
+    claim(client, table, 1)
+    for s, season in enumerate(("spring", "summer", "fall", "winter")):
+        table.set_taps(table.season_end(s))
+        assert save(client, table, 1, season, SPRING, coins=1).status_code == 200
+        html, _ = editor(client, table, 1, season)
+        assert 'id="final-rescore"' not in html
+        score(client, table, 1, season)
+    html, _ = editor(client, table, 1, "winter")
+    assert "Score again" in html
+    assert "The game is over: scoring winter again changes Ann's total and the final standings." in html
