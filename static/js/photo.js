@@ -19,6 +19,23 @@
   const PIXELS = Number(form.dataset.pixels) || 0; // the most the server takes
 
   send.hidden = true; // the photo goes as soon as it is chosen
+  // A photo taken before, from the gallery or files: the camera's input opens the
+  // camera alone on a phone. Its file goes through the camera input's steps.
+  const pick = document.getElementById("photo-pick");
+  const pickLabel = document.getElementById("photo-pick-label");
+  if (pick && pickLabel && window.DataTransfer) {
+    pick.hidden = false;
+    pickLabel.hidden = false;
+    pick.addEventListener("change", () => {
+      const file = pick.files && pick.files[0];
+      pick.value = "";
+      if (!file) return;
+      const list = new DataTransfer();
+      list.items.add(file);
+      input.files = list.files;
+      input.dispatchEvent(new Event("change"));
+    });
+  }
 
   async function smaller(file) {
     // The photo itself when it is small already or cannot be decoded here

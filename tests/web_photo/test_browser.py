@@ -539,3 +539,36 @@ def _stored_monsters(flask_app: Flask, t: Any) -> list[dict[str, Any]]:
         table = session.query(GameTable).filter_by(code=t.code).one()
         [sheet] = session.query(SeasonSheet).filter_by(seat_id=table.seats[0].id, season=0)
         return list(sheet.monsters)
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_a_saved_photo_can_be_chosen_instead_of_the_camera(app: Flask, server: str, width: int) -> None:
+    """The camera button's input opens a phone's camera alone (``capture``);
+    "Saved photo" beside it opens the gallery, a full tap target in the
+    camera button's row, and its photo is read as the camera's would be."""
+    sync_playwright = playwright_or_skip()
+    data, truth = sample()
+    t = make_table(app, ["Ann", "Ben"], side=truth["side"])
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page, errors = _phone(browser, server, t.code, width=width, height=640)
+        assert page.locator("#photo-input").get_attribute("capture") == "environment"
+        assert page.locator("#photo-pick").get_attribute("capture") is None
+        link = page.locator("#photo-pick-label")
+        link.scroll_into_view_if_needed()
+        SHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"photo-pick-{width}.png"))
+        box = link.bounding_box()
+        assert box and box["height"] >= 44 and box["x"] + box["width"] <= width
+        camera = page.locator(".photo-button").bounding_box()
+        assert camera and abs(camera["y"] - box["y"]) < 1  # one row: the map keeps its room
+        cut = page.locator(".photo-buttons label").evaluate_all(
+            "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent.trim())"
+        )
+        assert cut == [], f"cut at {width} px"
+        with page.expect_navigation():
+            page.set_input_files("#photo-pick", str(SAMPLES / f"{SAMPLE}.jpg"))
+        page.wait_for_selector("#photo-note")
+        assert "not saved yet" in page.locator("#photo-note").inner_text()
+        assert errors == []
+        browser.close()
