@@ -308,6 +308,7 @@ def test_an_earlier_season_says_why_it_no_longer_changes(client: FlaskClient, ta
     html, _ = editor(client, table, 1, "spring")
     assert 'id="score-form"' not in html
     assert "Ann's next season has begun from this map; Spring's score can no longer change." in html
+    assert "A change saved here stays on this map: the next season's map does not follow it." in html
     assert 'id="save"' in html  # the map itself may still change until summer is scored
     table.set_taps(table.season_end(1))
     assert save(client, table, 1, "summer", SPRING, coins=1).status_code == 200
