@@ -52,6 +52,17 @@ def _phone(
     return page, errors
 
 
+def _photographed(
+    browser: Any, server: str, code: str, photo: Path = SAMPLES / f"{SAMPLE}.jpg"
+) -> tuple[Any, list[str]]:
+    """Seat 1's phone (``_phone``) with ``photo`` sent and its reading shown."""
+    page, errors = _phone(browser, server, code)
+    with page.expect_navigation():
+        page.set_input_files("#photo-input", str(photo))
+    page.wait_for_selector("#photo-note")
+    return page, errors
+
+
 def _classes(page: Any, i: int) -> str:
     return page.locator(f'#board .cell[data-i="{i}"]').get_attribute("class") or ""
 
@@ -258,10 +269,7 @@ def test_back_after_saving_a_reading_shows_the_saved_sheet(app: Flask, server: s
     t = make_table(app, ["Ann", "Ben"], side=truth["side"])
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page, errors = _phone(browser, server, t.code)
-        with page.expect_navigation():
-            page.set_input_files("#photo-input", str(SAMPLES / f"{SAMPLE}.jpg"))
-        page.wait_for_selector("#photo-note")
+        page, errors = _photographed(browser, server, t.code)
         page.click("#save")
         page.wait_for_selector("#status:text-is('Saved.')")
         assert page.url.endswith(f"/t/{t.code}/sheets/1/spring")
@@ -294,9 +302,7 @@ def test_reloading_a_reading_shows_the_sheet_another_phone_saved(
     t = make_table(app, ["Ann", "Ben"], side=truth["side"])
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page, errors = _phone(browser, server, t.code)
-        with page.expect_navigation():
-            page.set_input_files("#photo-input", str(SAMPLES / f"{SAMPLE}.jpg"))
+        page, errors = _photographed(browser, server, t.code)
         assert page.url.endswith(f"/t/{t.code}/sheets/1/spring")  # not the photo's POST address
         as_host(client, t)
         hosts = MapSheet.blank(truth["side"]).text().replace(".", "F", 1)
@@ -520,9 +526,7 @@ def test_monsters_read_from_a_photo_are_saved_with_their_ambush(app: Flask, serv
     assert read
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page, errors = _phone(browser, server, t.code)
-        with page.expect_navigation():
-            page.set_input_files("#photo-input", str(SAMPLES / f"{SAMPLE}.jpg"))
+        page, errors = _photographed(browser, server, t.code)
         page.locator("#coin-minus").tap()  # the count, however the track was read
         page.locator("#coin-plus").tap()
         page.click("#save")
