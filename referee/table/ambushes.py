@@ -19,8 +19,8 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from referee.rules import heroes, solo, terrain
-from referee.rules.geometry import Cell
-from referee.rules.i18n import Name, _
+from referee.rules.geometry import SIZE, Cell
+from referee.rules.i18n import Name, Text, _
 from referee.rules.sheet import MapSheet
 from referee.store.models import Seat
 from referee.store.sheets import SeasonSheet
@@ -99,6 +99,49 @@ def apply_gorgon(session: Session, table: Table, sheet: SeasonSheet, seen: int, 
         themap = heroes.gorgon_gaze(themap, gorgon.spaces, at)
     effects = dict(sheet.effects or {}, gorgon_done=True)
     write_sheet(session, sheet, seen, {"map_text": themap.text(), "effects": effects})
+
+
+# --- which monsters an ambush drew -----------------------------------------------------------------
+
+
+def acting_ambushes(season: int) -> tuple[str, ...]:
+    """The ambushes whose effect acts by their monsters on a sheet of
+    ``season``: the Gorgon's gaze and the Dragon's coins always, the zombies'
+    spread and the troll's ravage but after winter, when nothing follows."""
+    if season >= WINTER:
+        return (heroes.DRAGON_INFERNO, heroes.GORGON_GAZE)
+    return (heroes.DRAGON_INFERNO, heroes.GORGON_GAZE) + AFTER_SCORING
+
+
+def ambushes_untold(table: Table, sheet: SeasonSheet) -> list[str]:
+    """The ambushes of the sheet's season that act by their monsters but tag
+    none of its spaces, while monster spaces on it have no tag: every ambush
+    revealed has its monster drawn on every map ("that player draws the
+    depicted monster shape on your map. If the shape cannot be legally
+    drawn, they draw a 1x1 monster square instead"), so one of those spaces
+    is its, and its effect would be lost unsaid."""
+    tags = tags_of(sheet)
+    tagged = {at for t in tags for at in t.spaces}
+    themap = map_of(table, sheet)
+    loose = any(
+        themap.at(r, c) == terrain.MONSTER and (r, c) not in tagged for r in range(SIZE) for c in range(SIZE)
+    )
+    if not loose:
+        return []
+    on_map = {t.ambush for t in tags}
+    acting = acting_ambushes(sheet.season)
+    return [
+        a for a in dict.fromkeys(table.ambushes_revealed(sheet.season)) if a in acting and a not in on_map
+    ]
+
+
+def ambush_untold_refusal(names: list[str]) -> Text:
+    """Why a season is not scored while ``ambushes_untold`` names these."""
+    return _(
+        "Which monsters did %(ambush)s draw? Tap them with the Monster brush, its ambush chosen, "
+        "save, then score: its effect acts on them.",
+        ambush=Name("ambush", names[0]),
+    )
 
 
 # --- after scoring: the Zombie Plague and the Giant Troll Ravage ----------------------------------

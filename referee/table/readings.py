@@ -16,6 +16,7 @@ from typing import Any
 from referee.rules import heroes, terrain
 from referee.rules.geometry import SIZE
 from referee.store.sheets import SeasonSheet
+from referee.table import ambushes
 from referee.table.records import tags_of
 from referee.table.state import Table
 
@@ -44,9 +45,10 @@ def read_monsters(table: Table, sheet: SeasonSheet, codes: str) -> ReadMonsters:
     saved sheet does not hold yet, or by an explore card that offers monster
     terrain (Rift Lands). With one such card, an ambush, it drew them all,
     and they are tagged with it, as the Monster brush would by default.
-    With more than one, which drew which is the player's to say:
-    where an ambush acts, those spaces are outlined for the Monster brush;
-    elsewhere a tag changes no score, and they stay untagged."""
+    With more than one, which drew which is the player's to say: where one
+    of them is an ambush that acts by its monsters (``ambushes.acting_ambushes``),
+    those spaces are outlined for the Monster brush; elsewhere a tag changes
+    no score, and they stay untagged."""
     saved = sheet.map_text.replace("\n", "")
     tags = tags_of(sheet)
     tagged = {r * SIZE + c for t in tags for r, c in t.spaces}
@@ -67,7 +69,8 @@ def read_monsters(table: Table, sheet: SeasonSheet, codes: str) -> ReadMonsters:
     if len(drew) == 1 and drew[0].kind == "ambush":
         spaces = [[i // SIZE, i % SIZE] for i in new]
         return ReadMonsters(groups + [{"ambush": drew[0].name, "spaces": spaces}], [])
-    asks = table.ambush_effects and any(card.kind == "ambush" for card in drew)
+    acting = ambushes.acting_ambushes(sheet.season)
+    asks = any(card.kind == "ambush" and card.name in acting for card in drew)
     return ReadMonsters(groups, new if asks else [])
 
 

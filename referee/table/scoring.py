@@ -21,7 +21,15 @@ from referee.rules.i18n import Text, _, ngettext
 from referee.rules.sheet import MapSheet
 from referee.store.models import Seat
 from referee.store.sheets import SeasonScoreRecord, SeasonSheet
-from referee.table.ambushes import GORGON_WAITS, WINTER, Waiting, gorgon_pending, waiting_effects
+from referee.table.ambushes import (
+    GORGON_WAITS,
+    WINTER,
+    Waiting,
+    ambush_untold_refusal,
+    ambushes_untold,
+    gorgon_pending,
+    waiting_effects,
+)
 from referee.table.deal import SEASON_NAMES, SEASONS
 from referee.table.errors import CONFLICT, Refused, SheetPage
 from referee.table.records import find_score, find_sheet, known_mountains, map_of, scores_by_seat
@@ -68,7 +76,10 @@ def score(session: Session, table: Table, seat: Seat, s: int) -> SeasonScoreReco
     hero's attack pattern would be missing from the score. Nor while the
     Gorgon's gaze waits: "immediately after the Gorgon is drawn, destroy one
     non-mountain space adjacent to it", and a destroyed space is filled and
-    splits the clusters it stood in."""
+    splits the clusters it stood in. Nor while an ambush that acts by its
+    monsters tags none of them and untagged monsters are on the map (a
+    photo's, where several cards could have drawn them): its effect would
+    be lost unsaid."""
     name = SEASON_NAMES[SEASONS[s]]
     if not table.ended(s):
         sd = table.season_card(s)
@@ -107,6 +118,9 @@ def score(session: Session, table: Table, seat: Seat, s: int) -> SeasonScoreReco
     unnamed = heroes_without_a_card(themap, sheet.heroes or []) if table.heroes else []
     if unnamed:
         raise Refused(CONFLICT, hero_cards_missing(unnamed), SheetPage("sheet", s))
+    untold = ambushes_untold(table, sheet)
+    if untold:
+        raise Refused(CONFLICT, ambush_untold_refusal(untold), SheetPage("sheet", s))
     if gorgon_pending(table, sheet):
         raise Refused(CONFLICT, GORGON_WAITS, SheetPage("sheet", s))
     known = known_mountains(session, table, seat, s)

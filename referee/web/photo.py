@@ -206,7 +206,8 @@ def reading_config(
     says whether the reader doubts so many squares that another photo may
     read better. Coins read below ``filled_before``, the count the season
     before was scored with, are set aside (``coinsBelow``): a filled coin is
-    never emptied in play, so that reading is wrong, and the player is asked.
+    never emptied in play, so that reading is wrong, and the player is asked;
+    a track the season before filled whole is full still, read or not.
 
     Once the player has saved this season's sheet (its revision is past the
     one it was opened at), that map is their word: every square the photo
@@ -231,6 +232,8 @@ def reading_config(
     untagged = set(monsters.untagged)
     track = t.side.coin_track
     coins = min(reading.coins, track) if reading.coins is not None else None
+    if coins is None and filled_before >= track:
+        coins = track  # a full track stays full: coins are never lost
     below = coins is not None and coins < filled_before
     return {
         "map": codes,

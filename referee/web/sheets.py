@@ -224,6 +224,13 @@ def _editor_config(t: Table, seat: Seat, sheet: SeasonSheet, s: int) -> dict[str
         "revision": sheet.revision,
         "heroesGame": t.heroes,
         "ambushes": t.ambushes(),
+        # This season's ambushes that act by their monsters, and why Score waits
+        # while one tags none of them (``ambushes.ambushes_untold``).
+        "untold": {
+            name: str(ambushes.ambush_untold_refusal([name]))
+            for name in t.ambushes_revealed(s)
+            if name in ambushes.acting_ambushes(s)
+        },
         "initials": _initials(),
         "heroPatterns": hero_patterns() if t.heroes else {},
         "heroNames": hero_names,
@@ -259,10 +266,7 @@ def editor_words() -> dict[str, Any]:
         "saveFirst": str(_("Save the map first: the season is scored from the saved sheet.")),
         "keptBack": str(_("Your changes not yet saved are back on the map.")),
         "coinsUnread": str(
-            _(
-                "The photo's coin track was not read: tap your last filled coin, "
-                "or − if none is filled, then save."
-            )
+            _("Set your coins before you save: tap your last filled coin, or − if none is filled.")
         ),
         "gorgonWaits": str(ambushes.GORGON_WAITS),
         "noHero": str(_("No hero card has come out yet: a hero is drawn once its card is revealed.")),

@@ -627,6 +627,21 @@
     e.returnValue = "";
   });
 
+  // An ambush of this season that acts by its monsters, while it tags none and a
+  // monster on the map has no tag (a photo's, where several cards could have drawn
+  // it): its effect would be lost, so Score waits (scoring.py refuses it as well).
+  function ambushUntold() {
+    const tagged = new Set();
+    let loose = false;
+    state.codes.forEach((code, i) => {
+      if (code !== "M" && code !== "X") return;
+      if (state.tags[i]) tagged.add(state.tags[i]);
+      else if (code === "M") loose = true;
+    });
+    if (!loose) return null;
+    return Object.keys(cfg.untold || {}).find((name) => !tagged.has(name)) || null;
+  }
+
   const scoreForm = document.getElementById("score-form");
   if (scoreForm) {
     scoreForm.addEventListener("submit", (e) => {
@@ -635,13 +650,16 @@
       // The Gorgon's gaze next: its box came with the page, and still waits
       // unless a save came back since (a save that leaves it waiting reloads the page).
       const gaze = document.getElementById("gorgon") !== null && revision === cfg.revision;
+      const untold = ambushUntold();
       const why = unnamed.length
         ? aboutHeroes(TEXT.heroNoCard, unnamed)
-        : gaze
-          ? TEXT.gorgonWaits
-          : dirty
-            ? TEXT.saveFirst
-            : "";
+        : untold
+          ? cfg.untold[untold]
+          : gaze
+            ? TEXT.gorgonWaits
+            : dirty
+              ? TEXT.saveFirst
+              : "";
       if (why) {
         e.preventDefault();
         // Beside the button: the page's banner is a screen or more above it on a phone.

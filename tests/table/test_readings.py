@@ -5,10 +5,13 @@ troll's ravage, the zombies' spread, the Gorgon's gaze or the Dragon's coins."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import pytest
 from sqlalchemy.orm import Session
 
-from referee.rules import heroes
-from referee.table import Table, readings, scoring
+from referee.rules import deck, heroes
+from referee.table import Refused, Table, hosting, readings, scoring
 from referee.table import sheets as table_sheets
 from tests.table.conftest import new_table, reveal_to, save, season_end
 from tests.table.test_sheet_flow import BLANK_A, drawn
@@ -25,14 +28,42 @@ def _drawing_monsters(t: Table, season: int) -> list[str]:
     return [r.name for turn in t.deal.seasons[season].turns for r in turn.reveals if heroes.draws_monsters(r)]
 
 
-def _table_with(session: Session, edition: str, season: int, count: int, rift: bool = False) -> Table:
+#: A combined game's choices: the base game's cards with its hero cards, two
+#: ambushes of each game (the base ones have no effect, the Heroes ones act).
+COMBINED = {
+    "season_set": "base",
+    "explore_set": "base",
+    "heroes": True,
+    "ambushes": ("Bugbear Assault", "Goblin Attack", "Giant Troll Ravage", "Zombie Plague"),
+}
+
+
+def _new_table(session: Session, edition: str, seed: str) -> Table:
+    if edition != "combined":
+        return new_table(session, ["Ann", "Ben"], edition=edition, seed=seed, chosen=None)
+    setup = deck.Setup(edition=edition, seed=seed, **COMBINED).check()  # type: ignore[arg-type]
+    return Table.of(hosting.set_up(session, setup, "A", ["Ann", "Ben"]).table)
+
+
+def _table_with(
+    session: Session,
+    edition: str,
+    season: int,
+    count: int,
+    rift: bool = False,
+    ambush: Callable[[str], bool] = lambda name: True,
+) -> Table:
     """The first table (seeds ``read-monsters-0``, ``-1``, ...) whose deal
-    reveals ``count`` ambushes in ``season``, and an explore card offering
-    monster terrain there too or not (``rift``)."""
+    reveals ``count`` ambushes in ``season`` (each one ``ambush`` takes), and
+    an explore card offering monster terrain there too or not (``rift``)."""
     for k in range(300):
-        t = new_table(session, ["Ann", "Ben"], edition=edition, seed=f"read-monsters-{k}", chosen=None)
-        ambush = _ambushes_per_season(t)[season]
-        if len(ambush) == count and (len(_drawing_monsters(t, season)) > count) == rift:
+        t = _new_table(session, edition, f"read-monsters-{k}")
+        names = _ambushes_per_season(t)[season]
+        if (
+            len(names) == count
+            and all(map(ambush, names))
+            and (len(_drawing_monsters(t, season)) > count) == rift
+        ):
             return t
     raise AssertionError(f"no deal in 300 reveals {count} ambushes in season {season}")
 
@@ -140,3 +171,40 @@ def test_a_saved_hero_keeps_its_card_and_the_next_space_has_none_left(session: S
     # Its space read as a farm: the card is free again, for the one new space.
     read = readings.read_heroes(t, sheet, _codes(drawn(BLANK_A, r4c4="A", r6c6="H")))
     assert (read.kept, read.named) == ([], [{"hero": hero, "at": [6, 6], "orientation": "printed"}])
+
+
+def test_a_season_is_not_scored_while_its_acting_ambush_tags_no_monster(session: Session) -> None:
+    """Spring's one ambush (a Heroes one, which acts by its monsters) was
+    drawn on every map; saved with its monster untagged, the season is not
+    scored, since its effect would be lost; tagged, it scores."""
+    t = _table_with(session, "heroes", 0, 1)
+    [ambush] = _ambushes_per_season(t)[0]
+    t = reveal_to(session, t, season_end(t, 0))
+    seat = t.seat(1)
+    save(session, t, seat, 0, drawn(BLANK_A, r0c0="M", r0c1="F", r1c0="F"))
+    with pytest.raises(Refused) as untold:
+        scoring.score(session, t, seat, 0)
+    assert (untold.value.status, str(untold.value)) == (
+        409,
+        f"Which monsters did {ambush} draw? Tap them with the Monster brush, its ambush chosen, "
+        "save, then score: its effect acts on them.",
+    )
+    tags = [{"ambush": ambush, "spaces": [[0, 0]]}]
+    save(session, t, seat, 0, drawn(BLANK_A, r0c0="M", r0c1="F", r1c0="F"), monsters=tags)
+    assert scoring.score(session, t, seat, 0).total is not None
+
+
+def test_an_ambush_with_no_effect_asks_nothing(session: Session) -> None:
+    """A base ambush beside Rift Lands, in a combined game whose other
+    ambushes act: which drew the monsters changes no score, so nothing is
+    outlined, and the season scores untagged."""
+    base = deck.edition_ambushes("base")
+    t = _table_with(session, "combined", 0, 1, rift=True, ambush=lambda name: name in base)
+    assert t.ambush_effects
+    t = reveal_to(session, t, season_end(t, 0))
+    seat = t.seat(1)
+    sheet = table_sheets.open_sheet(session, t, seat, 0)
+    read = readings.read_monsters(t, sheet, _codes(drawn(BLANK_A, r0c0="M")))
+    assert (read.groups, read.untagged) == ([], [])
+    save(session, t, seat, 0, drawn(BLANK_A, r0c0="M"))
+    assert scoring.score(session, t, seat, 0).total is not None

@@ -387,7 +387,7 @@ def test_unread_coins_are_asked_for_before_saving(app: Flask, server: str) -> No
         note = page.locator("#photo-note").inner_text()
         assert "The coin track could not be read: set your coins below." in note
         warning = page.locator("#coin-warning")
-        unread = "The photo's coin track was not read: tap your last filled coin, or − if none is filled"
+        unread = "Set your coins before you save: tap your last filled coin, or − if none is filled."
         assert unread in warning.inner_text()
         page.click("#save")
         assert unread in page.locator("#banner").inner_text()
@@ -459,7 +459,7 @@ def test_minus_at_zero_sets_unread_coins_to_zero(app: Flask, server: str) -> Non
         page, errors = _phone(browser, server, t.code)
         with page.expect_navigation():
             page.set_input_files("#photo-input", str(photo))
-        assert "coin track was not read" in page.locator("#coin-warning").inner_text()
+        assert "Set your coins before you save" in page.locator("#coin-warning").inner_text()
         page.locator("#coin-minus").tap()
         assert "shows only 0" in page.locator("#coin-warning").inner_text()
         assert errors == []

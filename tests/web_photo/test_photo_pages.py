@@ -609,6 +609,10 @@ def test_reading_config_sets_aside_coins_below_the_season_before() -> None:
     for before, coins, below in ((0, 5, None), (5, 5, None), (6, None, [5, 6])):
         config = reading_config(table, sheet, reading, before)  # type: ignore[arg-type]
         assert (config["coins"], config["coinsBelow"]) == (coins, below)
+    unread = SimpleNamespace(**{**vars(reading), "coins": None})
+    for before, coins in ((13, None), (14, 14)):  # a full track stays full, read or not
+        config = reading_config(table, sheet, unread, before)  # type: ignore[arg-type]
+        assert config["coins"] == coins
 
 
 def test_a_reading_after_a_save_this_season_outlines_every_square_it_changes() -> None:

@@ -51,7 +51,9 @@ def _reading(*_args: Any, **_kwargs: Any) -> SheetReading:
 
 def _on_screen(locator: Any) -> bool:
     box = locator.bounding_box()
-    return box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844
+    return (
+        box is not None and -1 <= box["y"] and box["y"] + box["height"] <= 844 + 1
+    )  # scrolled to a fraction
 
 
 def test_a_photographed_hero_needs_its_card_before_the_score(
@@ -147,4 +149,53 @@ def test_the_one_hero_card_out_names_the_one_hero_photographed(
     with page.expect_navigation():
         button.tap()
     assert page.url.endswith("/sheets/1/spring/score")
+    assert page.errors == []
+
+
+def test_a_photographed_monster_is_tagged_before_the_score(
+    app: Flask, server: str, browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Spring revealed the Giant Troll Ravage and Kethra's Gates (whose
+    terrains include monster): a monster read from a photo may be either's,
+    so it is outlined, and Score waits until the player tags it; tagged the
+    troll's, the season scores and the troll's ravage waits on the score page."""
+    monkeypatch.setattr(photo, "read_sheet", lambda *_a, **_k: sure_reading("C", drawn(r2c2="M")))
+    shot = tmp_path / "sheet.jpg"
+    Image.new("RGB", (64, 64), "white").save(shot)
+    t = make_table(
+        app, ["Ann", "Ben"], edition="heroes", side="C", seed=spring_seed("Dobrik of Lorkheim", "hero")
+    )
+    spring = [r.name for turn in t.deal.seasons[0].turns for r in turn.reveals]
+    assert "Giant Troll Ravage" in spring and "Kethra's Gates" in spring
+    t.set_taps(t.season_end(0))
+    page = touch_phone(browser)
+    page.goto(f"{server}/t/{t.code}/sheets")
+    page.locator(".seat").nth(0).locator("text=This is me").tap()
+    page.wait_for_selector("#photo-form")
+    page.wait_for_load_state("load")
+    with page.expect_navigation():
+        page.set_input_files("#photo-input", str(shot))
+    assert "tap each with the Monster brush" in page.locator("#photo-note").inner_text()
+    monster = page.locator(f'#board .cell[data-i="{2 * 11 + 2}"]')
+    assert "doubtful" in (monster.get_attribute("class") or "")
+    page.locator("#save").tap()
+    page.wait_for_selector("#status:text-is('Saved.')")
+    button = page.locator("#score-form button")
+    button.scroll_into_view_if_needed()
+    button.tap()
+    refused = page.locator("#score-refused")
+    assert refused.inner_text() == (
+        "Which monsters did Giant Troll Ravage draw? Tap them with the Monster brush, its ambush chosen, "
+        "save, then score: its effect acts on them."
+    )
+    page.locator('.brush[data-brush="M"]').tap()
+    assert page.locator("#ambush-tag").input_value() == "Giant Troll Ravage"
+    monster.tap()
+    page.locator("#save").tap()
+    page.wait_for_selector("#status:text-is('Saved.')")
+    button.scroll_into_view_if_needed()
+    with page.expect_navigation():
+        button.tap()
+    assert page.url.endswith("/sheets/1/spring/score")
+    assert "Giant Troll Ravage" in page.locator("main").inner_text()
     assert page.errors == []
