@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from referee.rules import heroes, terrain
+from referee.rules import data, heroes, terrain
 from referee.rules.geometry import SIZE
 from referee.store.sheets import SeasonSheet
 from referee.table import ambushes
@@ -32,6 +32,11 @@ class ReadMonsters:
     game whose ambushes act: the player says which drew each."""
 
 
+def _shape_size(ambush: str) -> int:
+    """The spaces of an ambush's monster shape: the most it draws on a map."""
+    return next(a.shape.size for a in data.ambush_cards() if a.name == ambush)
+
+
 def read_monsters(table: Table, sheet: SeasonSheet, codes: str) -> ReadMonsters:
     """Tag the monster spaces a photo reads (``codes``, 121 map codes) that
     the saved sheet does not hold: a photo shows monsters, not which card
@@ -43,8 +48,10 @@ def read_monsters(table: Table, sheet: SeasonSheet, codes: str) -> ReadMonsters:
     possible to have multiple ambush cards" in a season: the new monsters of
     a season were drawn by the ambushes revealed in it whose monsters the
     saved sheet does not hold yet, or by an explore card that offers monster
-    terrain (Rift Lands). With one such card, an ambush, it drew them all,
-    and they are tagged with it, as the Monster brush would by default.
+    terrain (Rift Lands). With one such card, an ambush, it drew them all
+    (no more than its shape's spaces: more are a misreading or another
+    card's, and the player says), and they are tagged with it, as the
+    Monster brush would by default.
     With more than one, which drew which is the player's to say: where one
     of them is an ambush that acts by its monsters (``ambushes.acting_ambushes``),
     those spaces are outlined for the Monster brush; elsewhere a tag changes
@@ -66,7 +73,7 @@ def read_monsters(table: Table, sheet: SeasonSheet, codes: str) -> ReadMonsters:
         for card in table.revealed(sheet.season)
         if heroes.draws_monsters(card) and not (card.kind == "ambush" and card.name in on_map)
     ]
-    if len(drew) == 1 and drew[0].kind == "ambush":
+    if len(drew) == 1 and drew[0].kind == "ambush" and len(new) <= _shape_size(drew[0].name):
         spaces = [[i // SIZE, i % SIZE] for i in new]
         return ReadMonsters(groups + [{"ambush": drew[0].name, "spaces": spaces}], [])
     acting = ambushes.acting_ambushes(sheet.season)

@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 from sqlalchemy.orm import Session
 
-from referee.rules import deck, heroes
+from referee.rules import data, deck, heroes
 from referee.table import Refused, Table, hosting, readings, scoring
 from referee.table import sheets as table_sheets
 from tests.table.conftest import new_table, reveal_to, save, season_end
@@ -73,13 +73,30 @@ def _codes(rows: list[str]) -> str:
 
 
 def test_one_ambush_revealed_this_season_drew_the_new_monsters(session: Session) -> None:
-    t = _table_with(session, "heroes", 0, 1)
+    t = _table_with(session, "heroes", 0, 1, ambush=lambda name: _size(name) >= 2)
     [ambush] = _ambushes_per_season(t)[0]
     t = reveal_to(session, t, season_end(t, 0))
     sheet = table_sheets.open_sheet(session, t, t.seat(1), 0)
     read = readings.read_monsters(t, sheet, _codes(drawn(BLANK_A, r0c0="M", r0c1="M", r3c4="F")))
     assert read.groups == [{"ambush": ambush, "spaces": [[0, 0], [0, 1]]}]
     assert read.untagged == []
+
+
+def _size(ambush: str) -> int:
+    return next(a.shape.size for a in data.ambush_cards() if a.name == ambush)
+
+
+def test_more_new_monsters_than_the_ambush_draws_are_the_players_to_tag(session: Session) -> None:
+    """An ambush draws its shape, no more: a reading with more new monster
+    spaces holds a misreading or another card's, and the player says which."""
+    t = _table_with(session, "heroes", 0, 1)
+    [ambush] = _ambushes_per_season(t)[0]
+    size = _size(ambush)
+    t = reveal_to(session, t, season_end(t, 0))
+    sheet = table_sheets.open_sheet(session, t, t.seat(1), 0)
+    rows = [("M" * (size + 1)).ljust(11, ".")] + BLANK_A[1:]
+    read = readings.read_monsters(t, sheet, _codes(rows))
+    assert (read.groups, read.untagged) == ([], list(range(size + 1)))
 
 
 def test_monsters_the_saved_sheet_holds_keep_their_tags(session: Session) -> None:
