@@ -19,9 +19,10 @@ import pytest
 from flask import Flask
 from PIL import Image
 
+from referee.rules import deck
 from referee.vision.reader import SheetReading
 from referee.web import photo
-from tests.deals import spring_seed
+from tests.deals import revealed_in_spring, spring_seed
 from tests.web_sheets.conftest import make_table, sure_reading, touch_phone
 from tests.web_sheets.test_heroes_pages import drawn
 
@@ -47,6 +48,40 @@ REFUSED = (
 def _reading(*_args: Any, **_kwargs: Any) -> SheetReading:
     """What the reader would give for a clear photo of the sheet: every square sure."""
     return sure_reading("C", drawn(r4c5="M", r5c5="H", r8c8="H"))
+
+
+def _photographed(app: Flask, server: str, browser: Any, tmp_path: Path) -> Any:
+    """Seat 1's phone on a Heroes table (side C) whose spring, now over,
+    revealed Dobrik, with a photo sent: ``photo.read_sheet`` is replaced by
+    the test, so the photo is any picture."""
+    shot = tmp_path / "sheet.jpg"
+    Image.new("RGB", (64, 64), "white").save(shot)
+    t = make_table(
+        app, ["Ann", "Ben"], edition="heroes", side="C", seed=spring_seed("Dobrik of Lorkheim", "hero")
+    )
+    t.set_taps(t.season_end(0))
+    page = touch_phone(browser)
+    page.goto(f"{server}/t/{t.code}/sheets")
+    page.locator(".seat").nth(0).locator("text=This is me").tap()
+    page.wait_for_selector("#photo-form")
+    page.wait_for_load_state("load")
+    with page.expect_navigation():
+        page.set_input_files("#photo-input", str(shot))
+    return page
+
+
+def _save(page: Any) -> None:
+    page.locator("#save").tap()
+    page.wait_for_selector("#status:text-is('Saved.')")
+
+
+def _score(page: Any) -> None:
+    """Score spring: the score page opens."""
+    button = page.locator("#score-form button")
+    button.scroll_into_view_if_needed()
+    with page.expect_navigation():
+        button.tap()
+    assert page.url.endswith("/sheets/1/spring/score")
 
 
 def _on_screen(locator: Any) -> bool:
@@ -121,19 +156,7 @@ def test_the_one_hero_card_out_names_the_one_hero_photographed(
     it is Dobrik, his pattern as printed, and the season scores with no tap
     on the hero (his pattern destroys the monster above him)."""
     monkeypatch.setattr(photo, "read_sheet", lambda *_a, **_k: sure_reading("C", drawn(r4c5="M", r5c5="H")))
-    shot = tmp_path / "sheet.jpg"
-    Image.new("RGB", (64, 64), "white").save(shot)
-    t = make_table(
-        app, ["Ann", "Ben"], edition="heroes", side="C", seed=spring_seed("Dobrik of Lorkheim", "hero")
-    )
-    t.set_taps(t.season_end(0))
-    page = touch_phone(browser)
-    page.goto(f"{server}/t/{t.code}/sheets")
-    page.locator(".seat").nth(0).locator("text=This is me").tap()
-    page.wait_for_selector("#photo-form")
-    page.wait_for_load_state("load")
-    with page.expect_navigation():
-        page.set_input_files("#photo-input", str(shot))
+    page = _photographed(app, server, browser, tmp_path)
     note = page.locator("#photo-note").inner_text()
     assert "The hero at row 6, column 6 is Dobrik of Lorkheim, the one hero card out" in note
     hero = page.locator(f'#board .cell[data-i="{HERO}"]')
@@ -141,14 +164,9 @@ def test_the_one_hero_card_out_names_the_one_hero_photographed(
     assert page.locator("#hero-warning").is_hidden()
     monster = page.locator(f'#board .cell[data-i="{MONSTER}"]')
     assert "attacked" in (monster.get_attribute("class") or "")
-    page.locator("#save").tap()
-    page.wait_for_selector("#status:text-is('Saved.')")
+    _save(page)
     assert "t-X" in (monster.get_attribute("class") or "")  # the save applies his attack
-    button = page.locator("#score-form button")
-    button.scroll_into_view_if_needed()
-    with page.expect_navigation():
-        button.tap()
-    assert page.url.endswith("/sheets/1/spring/score")
+    _score(page)
     assert page.errors == []
 
 
@@ -159,27 +177,14 @@ def test_a_photographed_monster_is_tagged_before_the_score(
     terrains include monster): a monster read from a photo may be either's,
     so it is outlined, and Score waits until the player tags it; tagged the
     troll's, the season scores and the troll's ravage waits on the score page."""
-    monkeypatch.setattr(photo, "read_sheet", lambda *_a, **_k: sure_reading("C", drawn(r2c2="M")))
-    shot = tmp_path / "sheet.jpg"
-    Image.new("RGB", (64, 64), "white").save(shot)
-    t = make_table(
-        app, ["Ann", "Ben"], edition="heroes", side="C", seed=spring_seed("Dobrik of Lorkheim", "hero")
-    )
-    spring = [r.name for turn in t.deal.seasons[0].turns for r in turn.reveals]
+    spring = revealed_in_spring(deck.Setup(edition="heroes", seed=spring_seed("Dobrik of Lorkheim", "hero")))
     assert "Giant Troll Ravage" in spring and "Kethra's Gates" in spring
-    t.set_taps(t.season_end(0))
-    page = touch_phone(browser)
-    page.goto(f"{server}/t/{t.code}/sheets")
-    page.locator(".seat").nth(0).locator("text=This is me").tap()
-    page.wait_for_selector("#photo-form")
-    page.wait_for_load_state("load")
-    with page.expect_navigation():
-        page.set_input_files("#photo-input", str(shot))
+    monkeypatch.setattr(photo, "read_sheet", lambda *_a, **_k: sure_reading("C", drawn(r2c2="M")))
+    page = _photographed(app, server, browser, tmp_path)
     assert "tap each with the Monster brush" in page.locator("#photo-note").inner_text()
     monster = page.locator(f'#board .cell[data-i="{2 * 11 + 2}"]')
     assert "doubtful" in (monster.get_attribute("class") or "")
-    page.locator("#save").tap()
-    page.wait_for_selector("#status:text-is('Saved.')")
+    _save(page)
     button = page.locator("#score-form button")
     button.scroll_into_view_if_needed()
     button.tap()
@@ -191,11 +196,7 @@ def test_a_photographed_monster_is_tagged_before_the_score(
     page.locator('.brush[data-brush="M"]').tap()
     assert page.locator("#ambush-tag").input_value() == "Giant Troll Ravage"
     monster.tap()
-    page.locator("#save").tap()
-    page.wait_for_selector("#status:text-is('Saved.')")
-    button.scroll_into_view_if_needed()
-    with page.expect_navigation():
-        button.tap()
-    assert page.url.endswith("/sheets/1/spring/score")
+    _save(page)
+    _score(page)
     assert "Giant Troll Ravage" in page.locator("main").inner_text()
     assert page.errors == []
