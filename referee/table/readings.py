@@ -13,10 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from referee.rules import data, heroes, terrain
+from referee.rules import heroes, terrain
 from referee.rules.geometry import SIZE
 from referee.store.sheets import SeasonSheet
 from referee.table import ambushes
+from referee.table.deal import ambush_cards
 from referee.table.records import tags_of
 from referee.table.state import Table
 
@@ -30,11 +31,6 @@ class ReadMonsters:
     untagged: list[int]
     """New monster spaces (row * 11 + column) no one ambush can claim, in a
     game whose ambushes act: the player says which drew each."""
-
-
-def _shape_size(ambush: str) -> int:
-    """The spaces of an ambush's monster shape: the most it draws on a map."""
-    return next(a.shape.size for a in data.ambush_cards() if a.name == ambush)
 
 
 def read_monsters(table: Table, sheet: SeasonSheet, codes: str) -> ReadMonsters:
@@ -73,7 +69,7 @@ def read_monsters(table: Table, sheet: SeasonSheet, codes: str) -> ReadMonsters:
         for card in table.revealed(sheet.season)
         if heroes.draws_monsters(card) and not (card.kind == "ambush" and card.name in on_map)
     ]
-    if len(drew) == 1 and drew[0].kind == "ambush" and len(new) <= _shape_size(drew[0].name):
+    if len(drew) == 1 and drew[0].kind == "ambush" and len(new) <= ambush_cards()[drew[0].name].shape.size:
         spaces = [[i // SIZE, i % SIZE] for i in new]
         return ReadMonsters(groups + [{"ambush": drew[0].name, "spaces": spaces}], [])
     acting = ambushes.acting_ambushes(sheet.season)

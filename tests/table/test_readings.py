@@ -10,9 +10,10 @@ from collections.abc import Callable
 import pytest
 from sqlalchemy.orm import Session
 
-from referee.rules import data, deck, heroes
+from referee.rules import deck, heroes
 from referee.table import Refused, Table, hosting, readings, scoring
 from referee.table import sheets as table_sheets
+from referee.table.deal import ambush_cards
 from tests.table.conftest import new_table, reveal_to, save, season_end
 from tests.table.test_sheet_flow import BLANK_A, drawn
 
@@ -83,7 +84,7 @@ def test_one_ambush_revealed_this_season_drew_the_new_monsters(session: Session)
 
 
 def _size(ambush: str) -> int:
-    return next(a.shape.size for a in data.ambush_cards() if a.name == ambush)
+    return ambush_cards()[ambush].shape.size
 
 
 def test_more_new_monsters_than_the_ambush_draws_are_the_players_to_tag(session: Session) -> None:
