@@ -13,6 +13,7 @@ rules, not a neighbour, say where an ambush's monster goes.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -113,13 +114,18 @@ def acting_ambushes(season: int) -> tuple[str, ...]:
     return (heroes.DRAGON_INFERNO, heroes.GORGON_GAZE) + AFTER_SCORING
 
 
-def ambushes_untold(table: Table, sheet: SeasonSheet) -> list[str]:
+def ambushes_untold(table: Table, sheet: SeasonSheet, shapeless: Collection[str] = ()) -> list[str]:
     """The ambushes of the sheet's season that act by their monsters but tag
     none of its spaces, while monster spaces on it have no tag: every ambush
-    revealed has its monster drawn on every map ("that player draws the
-    depicted monster shape on your map. If the shape cannot be legally
-    drawn, they draw a 1x1 monster square instead"), so one of those spaces
-    is its, and its effect would be lost unsaid."""
+    revealed has its monster drawn on every map ("each player draws the
+    depicted monster shape on their neighbor's map ... and writes the
+    initial of the monster"), so one of those spaces is its, and its effect
+    would be lost unsaid.
+
+    Those the player names in ``shapeless`` are left out: "if a player
+    cannot legally draw the depicted monster shape on their neighbor's map,
+    they instead draw a 1x1 square anywhere ... but do not write the initial
+    of the monster", and a monster with no initial has no tag."""
     tags = tags_of(sheet)
     tagged = {at for t in tags for at in t.spaces}
     themap = map_of(table, sheet)
@@ -131,7 +137,9 @@ def ambushes_untold(table: Table, sheet: SeasonSheet) -> list[str]:
     on_map = {t.ambush for t in tags}
     acting = acting_ambushes(sheet.season)
     return [
-        a for a in dict.fromkeys(table.ambushes_revealed(sheet.season)) if a in acting and a not in on_map
+        a
+        for a in dict.fromkeys(table.ambushes_revealed(sheet.season))
+        if a in acting and a not in on_map and a not in shapeless
     ]
 
 
@@ -139,7 +147,8 @@ def ambush_untold_refusal(names: list[str]) -> Text:
     """Why a season is not scored while ``ambushes_untold`` names these."""
     return _(
         "Which monsters did %(ambush)s draw? Tap them with the Monster brush, its ambush chosen, "
-        "save, then score: its effect acts on them.",
+        "save, then score: its effect acts on them. If its shape could not be drawn on this map, "
+        "tick that under the Score button.",
         ambush=Name("ambush", names[0]),
     )
 

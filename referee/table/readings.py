@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from referee.rules import heroes, terrain
-from referee.rules.geometry import SIZE
+from referee.rules import heroes, shapes, terrain
+from referee.rules.geometry import SIZE, Cell
 from referee.store.sheets import SeasonSheet
 from referee.table import ambushes
 from referee.table.deal import ambush_cards
@@ -44,14 +44,21 @@ def read_monsters(table: Table, sheet: SeasonSheet, codes: str) -> ReadMonsters:
     possible to have multiple ambush cards" in a season: the new monsters of
     a season were drawn by the ambushes revealed in it whose monsters the
     saved sheet does not hold yet, or by an explore card that offers monster
-    terrain (Rift Lands). With one such card, an ambush, it drew them all
-    (no more than its shape's spaces: more are a misreading or another
-    card's, and the player says), and they are tagged with it, as the
-    Monster brush would by default.
-    With more than one, which drew which is the player's to say: where one
-    of them is an ambush that acts by its monsters (``ambushes.acting_ambushes``),
-    those spaces are outlined for the Monster brush; elsewhere a tag changes
-    no score, and they stay untagged."""
+    terrain (Rift Lands, Kethra's Gates: one space each). Each ambush's
+    neighbour "draws the depicted monster shape ... and writes the initial
+    of the monster", or, where it cannot be drawn, "a 1x1 square ... but do
+    not write the initial".
+
+    So where the new monsters hold each such ambush's shape (turned or
+    flipped) in exactly one way, the rest no more than those explore cards
+    give, each ambush drew its shape there: those spaces are tagged with it,
+    as the Monster brush would by default, and the rest are the explore
+    cards' and carry no tag. Otherwise which drew which is the player's to
+    say (a misreading, a 1x1 drawn for a shape that did not fit, or spaces
+    that more than one card could have drawn): where one of those ambushes
+    acts by its monsters (``ambushes.acting_ambushes``), the new spaces are
+    outlined for the Monster brush; elsewhere a tag changes no score, and
+    they stay untagged."""
     saved = sheet.map_text.replace("\n", "")
     tags = tags_of(sheet)
     tagged = {r * SIZE + c for t in tags for r, c in t.spaces}
@@ -69,12 +76,46 @@ def read_monsters(table: Table, sheet: SeasonSheet, codes: str) -> ReadMonsters:
         for card in table.revealed(sheet.season)
         if heroes.draws_monsters(card) and not (card.kind == "ambush" and card.name in on_map)
     ]
-    if len(drew) == 1 and drew[0].kind == "ambush" and len(new) <= ambush_cards()[drew[0].name].shape.size:
-        spaces = [[i // SIZE, i % SIZE] for i in new]
-        return ReadMonsters(groups + [{"ambush": drew[0].name, "spaces": spaces}], [])
+    ambush_names = [card.name for card in drew if card.kind == "ambush"]
+    spare = heroes.most_monster_spaces(card for card in drew if card.kind == "explore") or 0
+    spaces = frozenset(divmod(i, SIZE) for i in new)
+    cards = ambush_cards()
+    found = _explanations(
+        [(name, shapes.placements(cards[name].shape.cells, spaces)) for name in ambush_names], spaces, spare
+    )
+    if len(found) == 1:
+        drawn = [{"ambush": name, "spaces": sorted([r, c] for r, c in at)} for name, at in found[0].items()]
+        return ReadMonsters(groups + drawn, [])
     acting = ambushes.acting_ambushes(sheet.season)
-    asks = any(card.kind == "ambush" and card.name in acting for card in drew)
+    asks = any(name in acting for name in ambush_names)
     return ReadMonsters(groups, new if asks else [])
+
+
+def _explanations(
+    ambushes_placed: list[tuple[str, list[shapes.Placement]]],
+    spaces: frozenset[Cell],
+    spare: int,
+    limit: int = 2,
+) -> list[dict[str, shapes.Placement]]:
+    """Up to ``limit`` ways the ``spaces`` hold one placement of each
+    ambush's shape, none sharing a space, with at most ``spare`` spaces left
+    over: one way is an answer, two are a choice."""
+    found: list[dict[str, shapes.Placement]] = []
+
+    def place(k: int, left: frozenset[Cell], chosen: dict[str, shapes.Placement]) -> None:
+        if len(found) >= limit:
+            return
+        if k == len(ambushes_placed):
+            if len(left) <= spare:
+                found.append(dict(chosen))
+            return
+        name, options = ambushes_placed[k]
+        for at in options:
+            if at <= left:
+                place(k + 1, left - at, {**chosen, name: at})
+
+    place(0, spaces, {})
+    return found
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ highlights (each edict's cells and sentence, the penalised spaces).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,7 +68,9 @@ def hero_cards_missing(spaces: list[Cell]) -> Text:
     )
 
 
-def score(session: Session, table: Table, seat: Seat, s: int) -> SeasonScoreRecord:
+def score(
+    session: Session, table: Table, seat: Seat, s: int, shapeless: Collection[str] = ()
+) -> SeasonScoreRecord:
     """Score the seat's saved sheet for season ``s`` and keep the record.
 
     A draft may hold a hero whose card is not chosen yet (a photo reads the
@@ -79,7 +81,8 @@ def score(session: Session, table: Table, seat: Seat, s: int) -> SeasonScoreReco
     splits the clusters it stood in. Nor while an ambush that acts by its
     monsters tags none of them and untagged monsters are on the map (a
     photo's, where several cards could have drawn them): its effect would
-    be lost unsaid."""
+    be lost unsaid, unless the player says its shape could not be drawn
+    (``shapeless``), where its 1x1 monster carries no initial."""
     name = SEASON_NAMES[SEASONS[s]]
     if not table.ended(s):
         sd = table.season_card(s)
@@ -118,7 +121,7 @@ def score(session: Session, table: Table, seat: Seat, s: int) -> SeasonScoreReco
     unnamed = heroes_without_a_card(themap, sheet.heroes or []) if table.heroes else []
     if unnamed:
         raise Refused(CONFLICT, hero_cards_missing(unnamed), SheetPage("sheet", s))
-    untold = ambushes_untold(table, sheet)
+    untold = ambushes_untold(table, sheet, shapeless)
     if untold:
         raise Refused(CONFLICT, ambush_untold_refusal(untold), SheetPage("sheet", s))
     if gorgon_pending(table, sheet):

@@ -343,6 +343,7 @@ def editor_page(code: str, number: int, season: str, **extra: Any) -> str:
         gorgon_drawn=_spaces(editing.gorgon_drawn),
         edicts=[(letter, t.deal.edicts[letter]) for letter in t.season_card(s).edicts],
         ambushes_now=t.ambushes_revealed(s),
+        untold=ambushes.ambushes_untold(t, editing.sheet),
         ambush_default=t.latest_ambush(s),
         heroes_out=t.heroes_named(s) if t.heroes else [],
         **extra,
@@ -424,7 +425,8 @@ def gorgon(code: str, number: int, season: str) -> ResponseReturnValue:
 @bp.post("/t/<code>/sheets/<int:number>/<season>/score")
 def score(code: str, number: int, season: str) -> ResponseReturnValue:
     t, seat, s = for_change(code, number, season)
-    scoring.score(get_session(), t, seat, s)
+    # The acting ambushes whose shape, the player says, could not be drawn on this map.
+    scoring.score(get_session(), t, seat, s, request.form.getlist("shapeless"))
     return redirect(url_for("sheets.scored", code=t.table.code, number=number, season=season), code=303)
 
 

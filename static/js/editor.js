@@ -639,7 +639,17 @@
       else if (code === "M") loose = true;
     });
     if (!loose) return null;
-    return Object.keys(cfg.untold || {}).find((name) => !tagged.has(name)) || null;
+    return Object.keys(cfg.untold || {}).find((name) => !tagged.has(name) && !shapeless(name)) || null;
+  }
+
+  // The box under Score where the player says an ambush's shape could not be drawn here
+  // (its 1x1 monster then carries no initial, so no tag), and whether it is ticked.
+  function shapelessBox(name) {
+    return Array.from(document.querySelectorAll("label.shapeless")).find((l) => l.dataset.ambush === name);
+  }
+  function shapeless(name) {
+    const box = shapelessBox(name);
+    return Boolean(box && box.querySelector("input").checked);
   }
 
   const scoreForm = document.getElementById("score-form");
@@ -666,6 +676,8 @@
         const refused = document.getElementById("score-refused");
         refused.textContent = why;
         refused.hidden = false;
+        const box = !unnamed.length && untold ? shapelessBox(untold) : null;
+        if (box) box.hidden = false;
         refused.scrollIntoView({ block: "nearest" });
       }
     });

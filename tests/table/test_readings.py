@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 from sqlalchemy.orm import Session
 
-from referee.rules import deck, heroes
+from referee.rules import deck, heroes, shapes
 from referee.table import Refused, Table, hosting, readings, scoring
 from referee.table import sheets as table_sheets
 from referee.table.deal import ambush_cards
@@ -73,18 +73,43 @@ def _codes(rows: list[str]) -> str:
     return "".join(rows)
 
 
+def _size(ambush: str) -> int:
+    return ambush_cards()[ambush].shape.size
+
+
+def _drawn_shape(
+    ambush: str, turn: int = 0, at: tuple[int, int] = (6, 5)
+) -> tuple[list[str], list[list[int]]]:
+    """Side A with ``ambush``'s shape drawn in monsters, its ``turn``-th way
+    (``shapes.orientations``), its top left corner at ``at`` (rows 6 to 8,
+    columns 5 to 9 hold no mountain), and the spaces it covers."""
+    ways = shapes.orientations(ambush_cards()[ambush].shape.cells)
+    spaces = sorted([r + at[0], c + at[1]] for r, c in ways[turn % len(ways)])
+    return drawn(BLANK_A, **{f"r{r}c{c}": "M" for r, c in spaces}), spaces
+
+
 def test_one_ambush_revealed_this_season_drew_the_new_monsters(session: Session) -> None:
+    """Its shape, turned or flipped as any shape may be drawn, is tagged with it."""
     t = _table_with(session, "heroes", 0, 1, ambush=lambda name: _size(name) >= 2)
     [ambush] = _ambushes_per_season(t)[0]
     t = reveal_to(session, t, season_end(t, 0))
     sheet = table_sheets.open_sheet(session, t, t.seat(1), 0)
-    read = readings.read_monsters(t, sheet, _codes(drawn(BLANK_A, r0c0="M", r0c1="M", r3c4="F")))
-    assert read.groups == [{"ambush": ambush, "spaces": [[0, 0], [0, 1]]}]
-    assert read.untagged == []
+    for turn in range(len(shapes.orientations(ambush_cards()[ambush].shape.cells))):
+        rows, spaces = _drawn_shape(ambush, turn)
+        read = readings.read_monsters(t, sheet, _codes(drawn(rows, r3c4="F")))
+        assert (read.groups, read.untagged) == ([{"ambush": ambush, "spaces": spaces}], []), turn
 
 
-def _size(ambush: str) -> int:
-    return ambush_cards()[ambush].shape.size
+def test_fewer_monsters_than_the_ambush_shape_are_the_players_to_tag(session: Session) -> None:
+    """One monster space where the ambush's shape has several: the 1x1 a
+    neighbour draws when the shape cannot be drawn, which carries no
+    initial ("do not write the initial of the monster"), or a misreading.
+    The player says which, so it is outlined, not tagged."""
+    t = _table_with(session, "heroes", 0, 1, ambush=lambda name: _size(name) >= 2)
+    t = reveal_to(session, t, season_end(t, 0))
+    sheet = table_sheets.open_sheet(session, t, t.seat(1), 0)
+    read = readings.read_monsters(t, sheet, _codes(drawn(BLANK_A, r0c0="M")))
+    assert (read.groups, read.untagged) == ([], [0])
 
 
 def test_more_new_monsters_than_the_ambush_draws_are_the_players_to_tag(session: Session) -> None:
@@ -137,15 +162,33 @@ def test_two_ambushes_in_a_season_leave_the_choice_to_the_player(session: Sessio
         assert (read.groups, read.untagged) == ([], outlined), edition
 
 
-def test_an_explore_card_offering_monsters_leaves_the_choice_to_the_player(session: Session) -> None:
-    """A monster read where Rift Lands (or Kethra's Gates) came out beside the
-    season's ambush may be the player's own choice of terrain: the player
-    says which card drew it."""
-    t = _table_with(session, "heroes", 0, 1, rift=True)
+def test_an_explore_card_offering_monsters_leaves_a_lone_space_to_the_player(session: Session) -> None:
+    """A lone monster read where Rift Lands (or Kethra's Gates) came out
+    beside an ambush of several spaces: the player's own choice of terrain
+    on the explore card, or the ambush's 1x1 drawn where its shape did not
+    fit. The player says which card drew it."""
+    t = _table_with(session, "heroes", 0, 1, rift=True, ambush=lambda name: _size(name) >= 2)
     t = reveal_to(session, t, season_end(t, 0))
     sheet = table_sheets.open_sheet(session, t, t.seat(1), 0)
     read = readings.read_monsters(t, sheet, _codes(drawn(BLANK_A, r0c0="M")))
     assert (read.groups, read.untagged) == ([], [0])
+
+
+def test_the_ambush_shape_beside_rift_lands_monster_is_the_ambush(session: Session) -> None:
+    """The ambush's shape and one space more, where Rift Lands (or Kethra's
+    Gates, one space each) came out too: the shape is the ambush's, and the
+    space left is the explore card's, with no tag and nothing to ask."""
+    t = _table_with(session, "heroes", 0, 1, rift=True, ambush=lambda name: _size(name) >= 2)
+    [ambush] = _ambushes_per_season(t)[0]
+    t = reveal_to(session, t, season_end(t, 0))
+    sheet = table_sheets.open_sheet(session, t, t.seat(1), 0)
+    rows, spaces = _drawn_shape(ambush)
+    read = readings.read_monsters(t, sheet, _codes(drawn(rows, r0c0="M")))
+    assert (read.groups, read.untagged) == ([{"ambush": ambush, "spaces": spaces}], [])
+    # Two spaces more than the shape: more than the one explore card draws.
+    read = readings.read_monsters(t, sheet, _codes(drawn(rows, r0c0="M", r10c10="M")))
+    assert read.groups == []
+    assert len(read.untagged) == len(spaces) + 2
 
 
 def _heroes_out(t: Table, season: int) -> list[str]:
@@ -205,11 +248,27 @@ def test_a_season_is_not_scored_while_its_acting_ambush_tags_no_monster(session:
     assert (untold.value.status, str(untold.value)) == (
         409,
         f"Which monsters did {ambush} draw? Tap them with the Monster brush, its ambush chosen, "
-        "save, then score: its effect acts on them.",
+        "save, then score: its effect acts on them. If its shape could not be drawn on this map, "
+        "tick that under the Score button.",
     )
+    with pytest.raises(Refused):  # another ambush's shape that did not fit says nothing of this one
+        scoring.score(session, t, seat, 0, shapeless=[a for a in ambush_cards() if a != ambush])
     tags = [{"ambush": ambush, "spaces": [[0, 0]]}]
     save(session, t, seat, 0, drawn(BLANK_A, r0c0="M", r0c1="F", r1c0="F"), monsters=tags)
     assert scoring.score(session, t, seat, 0).total is not None
+
+
+def test_an_ambush_whose_shape_did_not_fit_scores_untagged(session: Session) -> None:
+    """The rulebook: "If a player cannot legally draw the depicted monster
+    shape on their neighbor's map, they instead draw a 1x1 square anywhere
+    ... but do not write the initial of the monster": the player says so, and the season
+    scores with that monster untagged, its effect on no space."""
+    t = _table_with(session, "heroes", 0, 1)
+    [ambush] = _ambushes_per_season(t)[0]
+    t = reveal_to(session, t, season_end(t, 0))
+    seat = t.seat(1)
+    save(session, t, seat, 0, drawn(BLANK_A, r0c0="M"))
+    assert scoring.score(session, t, seat, 0, shapeless=[ambush]).total is not None
 
 
 def test_an_ambush_with_no_effect_asks_nothing(session: Session) -> None:

@@ -500,40 +500,46 @@ def test_a_long_read_says_it_is_still_at_work(app: Flask, server: str) -> None:
         browser.close()
 
 
-def _one_ambush_out(app: Flask, side: str) -> tuple[Any, str]:
+def _one_ambush_out(app: Flask, side: str, ambush: str) -> Any:
     """A Heroes table at the first point of a deal (seeds ``photo-tags-0``,
-    ...) where spring has revealed one ambush and no other card that draws
-    monsters, and that ambush's name."""
-    for k in range(100):
+    ...) where spring has revealed ``ambush`` and no other card that draws
+    monsters."""
+    for k in range(300):
         t = make_table(app, ["Ann", "Ben"], edition="heroes", side=side, seed=f"photo-tags-{k}")
         turns = t.deal.seasons[0].turns
         drawing = [[r for r in turn.reveals if heroes.draws_monsters(r)] for turn in turns]
         first = next((i for i, cards in enumerate(drawing) if cards), None)
-        if first is not None and [r.kind for r in drawing[first]] == ["ambush"]:
+        if first is not None and [r.name for r in drawing[first]] == [ambush]:
             t.set_taps(first + 1)
-            return t, drawing[first][0].name
-    raise AssertionError("no deal of 100 opens spring with an ambush alone")
+            return t
+    raise AssertionError(f"no deal of 300 opens spring with {ambush} alone")
+
+
+def _monsters(grid: list[str]) -> list[list[int]]:
+    return sorted([r, c] for r, row in enumerate(grid) for c, code in enumerate(row) if code == "M")
 
 
 def test_monsters_read_from_a_photo_are_saved_with_their_ambush(app: Flask, server: str) -> None:
     """The Heroes ambushes act by their monsters, and a photo shows no card:
-    the monsters read where one ambush alone has come out are saved as its."""
+    the monsters read where one ambush alone has come out, in its shape
+    (sample 021's four monsters, a T), are saved as its."""
     sync_playwright = playwright_or_skip()
-    data, truth = sample()
-    t, ambush = _one_ambush_out(app, truth["side"])
+    data, truth = sample("021")
+    t = _one_ambush_out(app, truth["side"], "Giant Troll Ravage")
     reading = table_reading(t, data)
-    read = sorted([r, c] for r, row in enumerate(reading.grid) for c, code in enumerate(row) if code == "M")
-    assert read
+    read = _monsters(reading.grid)
+    assert read == _monsters(truth["grid"])
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page, errors = _photographed(browser, server, t.code)
+        page, errors = _photographed(browser, server, t.code, SAMPLES / "021.jpg")
+        assert page.locator("#board .cell.t-M.doubtful").count() == 0  # nothing asked of them
         page.locator("#coin-minus").tap()  # the count, however the track was read
         page.locator("#coin-plus").tap()
         page.click("#save")
         page.wait_for_selector("#status:text-is('Saved.')")
         assert errors == []
         browser.close()
-    assert _stored_monsters(app, t) == [{"ambush": ambush, "spaces": read}]
+    assert _stored_monsters(app, t) == [{"ambush": "Giant Troll Ravage", "spaces": read}]
 
 
 def _stored_monsters(flask_app: Flask, t: Any) -> list[dict[str, Any]]:

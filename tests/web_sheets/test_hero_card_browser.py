@@ -170,13 +170,19 @@ def test_the_one_hero_card_out_names_the_one_hero_photographed(
     assert page.errors == []
 
 
-def test_a_photographed_monster_is_tagged_before_the_score(
+UNTOLD = (
+    "Which monsters did Giant Troll Ravage draw? Tap them with the Monster brush, its ambush chosen, "
+    "save, then score: its effect acts on them. If its shape could not be drawn on this map, "
+    "tick that under the Score button."
+)
+
+
+def _score_waits_for_the_troll(
     app: Flask, server: str, browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+) -> Any:
     """Spring revealed the Giant Troll Ravage and Kethra's Gates (whose
     terrains include monster): a monster read from a photo may be either's,
-    so it is outlined, and Score waits until the player tags it; tagged the
-    troll's, the season scores and the troll's ravage waits on the score page."""
+    so it is outlined, and once saved untagged, Score waits for the troll's."""
     spring = revealed_in_spring(deck.Setup(edition="heroes", seed=spring_seed("Dobrik of Lorkheim", "hero")))
     assert "Giant Troll Ravage" in spring and "Kethra's Gates" in spring
     monkeypatch.setattr(photo, "read_sheet", lambda *_a, **_k: sure_reading("C", drawn(r2c2="M")))
@@ -185,18 +191,39 @@ def test_a_photographed_monster_is_tagged_before_the_score(
     monster = page.locator(f'#board .cell[data-i="{2 * 11 + 2}"]')
     assert "doubtful" in (monster.get_attribute("class") or "")
     _save(page)
+    shapeless = page.locator("label.shapeless")
+    assert shapeless.is_hidden()
     button = page.locator("#score-form button")
     button.scroll_into_view_if_needed()
     button.tap()
-    refused = page.locator("#score-refused")
-    assert refused.inner_text() == (
-        "Which monsters did Giant Troll Ravage draw? Tap them with the Monster brush, its ambush chosen, "
-        "save, then score: its effect acts on them."
-    )
+    assert page.locator("#score-refused").inner_text() == UNTOLD
+    assert shapeless.is_visible()
+    return page
+
+
+def test_a_photographed_monster_is_tagged_before_the_score(
+    app: Flask, server: str, browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tagged the troll's, the season scores and the troll's ravage waits on the score page."""
+    page = _score_waits_for_the_troll(app, server, browser, tmp_path, monkeypatch)
     page.locator('.brush[data-brush="M"]').tap()
     assert page.locator("#ambush-tag").input_value() == "Giant Troll Ravage"
-    monster.tap()
+    page.locator(f'#board .cell[data-i="{2 * 11 + 2}"]').tap()
     _save(page)
     _score(page)
     assert "Giant Troll Ravage" in page.locator("main").inner_text()
+    assert page.errors == []
+
+
+def test_an_ambush_shape_that_did_not_fit_scores_without_its_tag(
+    app: Flask, server: str, browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The troll's shape could not be drawn on this map, so its neighbour
+    drew a 1x1 monster with no initial: ticked under Score, the season
+    scores with the monster untagged, and no ravage waits."""
+    page = _score_waits_for_the_troll(app, server, browser, tmp_path, monkeypatch)
+    page.locator("label.shapeless").tap()
+    assert page.locator("label.shapeless input").is_checked()
+    _score(page)
+    assert "Giant Troll Ravage" not in page.locator("main").inner_text()
     assert page.errors == []

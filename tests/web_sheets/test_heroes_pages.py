@@ -442,3 +442,29 @@ def test_a_hero_without_its_card_is_not_scored(app: Flask, client: FlaskClient) 
     assert named.status_code == 200 and at(named.json, 4, 5) == "X"
     assert score(client, table, 1, "spring").status_code == 303
     assert client.get(f"/t/{table.code}/sheets/1/spring/score").status_code == 200
+
+
+def test_an_ambush_shape_that_did_not_fit_is_said_under_score(app: Flask, client: FlaskClient) -> None:
+    """Spring revealed the Giant Troll Ravage, and the map holds one untagged
+    monster: Score waits for the troll's tag, and the editor offers, under
+    Score, to say its shape could not be drawn ("draw a 1x1 square ... but
+    do not write the initial"); said so, the season scores."""
+    t = make_table(
+        app, ["Ann", "Ben"], edition="heroes", side="C", seed=spring_seed("Giant Troll Ravage", "troll")
+    )
+    t.set_taps(t.season_end(0))
+    claim(client, t, 1)
+    save(client, t, 1, "spring", drawn(r10c10="M"))
+    waits = score(client, t, 1, "spring")
+    assert waits.status_code == 409
+    assert waits.json["error"].startswith("Which monsters did Giant Troll Ravage draw?")
+    html, _ = editor(client, t, 1, "spring")
+    box = re.search(r'<label class="choice shapeless" data-ambush="Giant Troll Ravage"( hidden)?>', html)
+    assert box and box.group(1) is None  # shown: the saved map is what Score waits on
+    scored = client.post(
+        f"/t/{t.code}/sheets/1/spring/score",
+        data={"csrf_token": csrf_token(html), "shapeless": ["Giant Troll Ravage", "No Such Ambush"]},
+    )
+    assert scored.status_code == 303
+    page = client.get(f"/t/{t.code}/sheets/1/spring/score")
+    assert "choose the empty space next to the troll" not in page.text
