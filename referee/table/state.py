@@ -175,10 +175,12 @@ class Table:
         sd = self.deal.seasons[s]
         return data.SeasonCard(sd.name, sd.threshold, sd.edicts)
 
-    def ambushes(self) -> list[str]:
-        """The setup's four ambush cards, in the order the deal reveals them."""
-        order = self.reveal_order()
-        return sorted(self.setup.ambushes, key=lambda n: order.get(n, len(order)))
+    def ambushes_out(self, s: int) -> list[str]:
+        """The ambush cards revealed from the first season to season ``s`` so
+        far, in the order they came out: those a map may hold by then. The
+        rest of the setup's ambushes are still face down, and a list of them
+        would tell the table which are to come."""
+        return list(dict.fromkeys(r.name for r in self._revealed_through(s) if r.kind == "ambush"))
 
     def reveal_order(self) -> dict[str, int]:
         """Each card's place in the whole game's reveals (its first, if it is reshuffled)."""

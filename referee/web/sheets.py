@@ -223,7 +223,9 @@ def _editor_config(t: Table, seat: Seat, sheet: SeasonSheet, s: int) -> dict[str
         "heroes": sheet.heroes or [],
         "revision": sheet.revision,
         "heroesGame": t.heroes,
-        "ambushes": t.ambushes(),
+        # The Monster brush's and the solo helper's choices: the ambushes out by this season,
+        # and any the sheet tags besides (kept from a sheet saved under other rules).
+        "ambushes": list(dict.fromkeys(t.ambushes_out(s) + [m["ambush"] for m in sheet.monsters or []])),
         # This season's ambushes that act by their monsters, and why Score waits
         # while one tags none of them (``ambushes.ambushes_untold``).
         "untold": {

@@ -80,6 +80,12 @@
       input.value = "";
       return;
     }
+    // An earlier season's page while the table has moved on: the sheet photographed
+    // now is most likely the later season's, which this page would read as its own.
+    if (form.dataset.textEarlier && !window.confirm(form.dataset.textEarlier)) {
+      input.value = "";
+      return;
+    }
     busy(form.dataset.textPreparing);
     const chosen = await smaller(file);
     if (chosen !== file) {

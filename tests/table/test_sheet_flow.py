@@ -234,7 +234,7 @@ def test_the_gorgon_gaze(session: Session) -> None:
 
 def test_the_solo_ambush_helper(session: Session) -> None:
     t = new_table(session, ["Ann"], edition="heroes", side="C", chosen=None)
-    ambush = t.ambushes()[0]
+    ambush = t.setup.ambushes[0]
     helped = ambushes.solo_help(t, "\n".join(BLANK_C), ambush)
     assert helped["ambush"] == ambush and helped["spaces"] and helped["sentence"]
     with pytest.raises(Refused) as refused:

@@ -228,6 +228,44 @@ def test_a_photo_over_unsaved_changes_asks_first(app: Flask, server: str) -> Non
         browser.close()
 
 
+def test_a_photo_on_an_earlier_seasons_page_asks_first(app: Flask, server: str) -> None:
+    """Summer has begun, and this phone is on spring's page (opened before):
+    the sheet photographed now is summer's, so the photo asks before it is
+    read as spring's map; declined, nothing is sent."""
+    sync_playwright = playwright_or_skip()
+    t = make_table(app, ["Ann", "Ben"])
+    t.set_taps(t.season_end(0))
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page, errors = _phone(browser, server, t.code)
+        assert page.url.endswith("/sheets/1/spring")
+        t.set_taps(t.season_start(1))
+        page.reload()
+        page.wait_for_load_state("load")
+        assert page.locator("#later-season").is_visible()
+        posts: list[str] = []
+        page.on("request", lambda r: r.method == "POST" and posts.append(r.url))
+        asked: list[str] = []
+
+        def dismiss(dialog: Any) -> None:
+            asked.append(dialog.message)
+            dialog.dismiss()
+
+        page.once("dialog", dismiss)
+        page.set_input_files("#photo-input", str(SAMPLES / f"{SAMPLE}.jpg"))
+        page.wait_for_timeout(300)
+        assert asked == ["Summer has begun: this photo will be read as the spring map. Go on?"]
+        assert posts == []
+        page.once("dialog", lambda dialog: dialog.accept())
+        with page.expect_navigation():
+            page.set_input_files("#photo-input", str(SAMPLES / f"{SAMPLE}.jpg"))
+        page.wait_for_selector("#photo-note")
+        assert len(posts) == 1 and errors == []
+        assert page.locator("#later-season").is_visible()  # the reading's page says it too,
+        assert page.locator("#photo-form").get_attribute("data-text-earlier")  # and its next photo asks
+        browser.close()
+
+
 def test_a_refused_photo_over_unsaved_changes_keeps_them(app: Flask, server: str, tmp_path: Path) -> None:
     """The player agreed that the photo would replace the changes not yet
     saved; it was refused, so nothing replaced them: they are back on the

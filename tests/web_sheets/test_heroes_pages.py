@@ -222,16 +222,23 @@ def test_the_gorgon_gaze_asks_right_after_the_gorgon_is_drawn(client: FlaskClien
 
 
 def test_the_gorgon_box_offers_the_gaze_already_drawn_on_paper(client: FlaskClient, table: TableAt) -> None:
-    """A sheet recorded at the season's end may show the gaze's destroyed space
-    already: the box offers it apart, and naming it keeps the map as it is."""
+    """A sheet recorded at the season's end shows the gaze's destroyed space
+    already: the box offers it first, chosen, and the empty space after it,
+    so that pressing "Destroy it" as it stands puts no second X on the map;
+    naming it keeps the map as it is."""
     tags = [{"ambush": "Gorgon Gaze", "spaces": [[10, 0]]}]
     rows = drawn(r10c0="M", r9c0="X")
     save(client, table, 1, "spring", rows, monsters=tags)
     html, config = editor(client, table, 1, "spring")
-    assert (
-        '<optgroup label="Already destroyed on my sheet">\n      '
-        '<option value="99">row 10, column 1</option>\n      </optgroup>'
-    ) in html
+    select = re.search(r'<select name="space" id="gorgon-space">(.*?)</select>', html, re.S)
+    assert select
+    options = re.findall(r'<optgroup label="([^"]+)">|<option value="(\d+)"( selected)?>', select.group(1))
+    assert options == [
+        ("Already destroyed on my sheet", "", ""),
+        ("", "99", " selected"),  # row 10, column 1
+        ("Not destroyed yet", "", ""),
+        ("", str(10 * 11 + 1), ""),  # row 11, column 2
+    ]
     assert re.search(r'class="cell t-X target"\s+data-i="99"', html)  # ringed, as the box says
     good = client.post(
         f"/t/{table.code}/sheets/1/spring/gorgon",
@@ -468,3 +475,22 @@ def test_an_ambush_shape_that_did_not_fit_is_said_under_score(app: Flask, client
     assert scored.status_code == 303
     page = client.get(f"/t/{t.code}/sheets/1/spring/score")
     assert "choose the empty space next to the troll" not in page.text
+
+
+def test_the_monster_brush_offers_only_the_ambushes_out(app: Flask, client: FlaskClient) -> None:
+    """The four ambush cards of a game are dealt face down: the Monster
+    brush offers those revealed so far, never the ones still to come."""
+    t = make_table(
+        app, ["Ann", "Ben"], edition="heroes", side="C", seed=spring_seed("Giant Troll Ravage", "troll")
+    )
+    claim(client, t, 1)
+
+    def offered() -> list[str]:
+        html, config = editor(client, t, 1, "spring")
+        select = re.search(r'<select id="ambush-tag">(.*?)</select>', html, re.S)
+        assert select
+        return [name for name in re.findall(r'<option value="([^"]*)"', select.group(1)) if name]
+
+    assert offered() == []
+    t.set_taps(t.season_end(0))
+    assert offered() == ["Giant Troll Ravage"]

@@ -81,6 +81,36 @@ def test_reveal_and_undo_never_cover_the_time_track(
     assert box(page, "main > :last-child")["y"] + last.bounding_box()["height"] <= box(page, "#dock")["y"] + 1
 
 
+@pytest.mark.parametrize(("width", "height"), [(320, 640), (360, 640), (390, 844), (430, 932)])
+def test_a_season_end_puts_the_map_sheets_under_the_hosts_thumb(
+    app: Flask, server: str, browser: Any, width: int, height: int
+) -> None:
+    """At each season's end the host's next step is the map sheets, not the
+    next reveal: their link is in the dock, whole on the screen, however
+    tall the last card, and the in-page one (which the dock may cover) is
+    the followers' alone."""
+    t = make_table(app, ["Ann", "Ben", "Cat"], chosen=EASY_EDICTS)
+    page = phone(browser, width, height)
+    for season in range(4):
+        t.set_taps(t.season_end(season))
+        page.goto(f"{server}/t/{t.code}/host/{t.host}")
+        page.wait_for_selector(f'#panel[data-taps="{t.season_end(season)}"] #dock a.score-sheets')
+        page.wait_for_load_state("networkidle")
+        link = box(page, "#dock a.score-sheets")
+        assert 0 <= link["y"] and link["y"] + link["height"] <= height, f"season {season} at {width}x{height}"
+        assert link["height"] >= 44
+        assert not overlap(link, box(page, "button.reveal"))
+        assert page.locator(".season-end a.button").count() == 0
+    assert page.locator("#dock a.score-sheets").get_attribute("href") == f"/t/{t.code}/sheets?host={t.host}"
+    t.set_taps(t.season_end(0) - 1)
+    page.goto(f"{server}/t/{t.code}/host/{t.host}")
+    assert page.locator("#dock a.score-sheets").count() == 0  # not before the season's end
+    page.goto(f"{server}/t/{t.code}")
+    t.set_taps(t.season_end(0))
+    page.goto(f"{server}/t/{t.code}")
+    assert page.locator(".season-end a.button").get_attribute("href") == f"/t/{t.code}/sheets"
+
+
 def test_the_set_up_note_goes_with_the_first_card(server: str, browser: Any) -> None:
     """The note that the table is ready greets the host once; from the first
     card on, it would only push every card down the phone's screen."""

@@ -258,6 +258,28 @@ def test_spring_cannot_be_rescored_once_summer_began(client: FlaskClient, table:
     assert response.status_code == 409
 
 
+def test_an_earlier_seasons_page_says_the_table_has_moved_on(client: FlaskClient, table: TableAt) -> None:
+    """A spring page opened once summer has begun (from a score page loaded
+    before, say) says so above the map and links to summer's, and a photo
+    sent from it asks first: the sheet photographed now is summer's, and it
+    would be read and saved as spring's map."""
+    claim(client, table, 1)
+    save(client, table, 1, "spring", SPRING, coins=1)
+    table.set_taps(table.season_end(0))
+    score(client, table, 1, "spring")
+    html, _ = editor(client, table, 1, "spring")
+    assert 'id="later-season"' not in html and "data-text-earlier" not in html  # spring is still on
+    table.set_taps(table.season_start(1))
+    html, _ = editor(client, table, 1, "spring")
+    banner = re.search(r'<div id="later-season" class="banner info">(.*?)</div>', html, re.S)
+    assert banner
+    assert "Summer has begun at the table. This page is Ann's spring map" in banner.group(1)
+    assert f'href="/t/{table.code}/sheets/1/summer">Open the summer map</a>' in banner.group(1)
+    assert 'data-text-earlier="Summer has begun: this photo will be read as the spring map. Go on?"' in html
+    html, _ = editor(client, table, 1, "summer")
+    assert 'id="later-season"' not in html and "data-text-earlier" not in html
+
+
 def test_the_coin_warning_names_the_surrounded_mountain(client: FlaskClient, table: TableAt) -> None:
     claim(client, table, 1)
     rows = list(SPRING)
