@@ -157,9 +157,15 @@ def watch(session: Session, code: str, lifetime: timedelta) -> Poll:
     return Poll(table_id, taps)
 
 
-def claim_seat(session: Session, seat: Seat) -> str:
+def claim_seat(session: Session, seat: Seat, leaving: Seat | None = None) -> str:
     """A new secret for ``seat``, stored as a digest; the phone that claims it
-    keeps it, and any phone that held the seat before loses it."""
+    keeps it, and any phone that held the seat before loses it.
+
+    A phone holds one seat at a table: the seat it held before (``leaving``;
+    a wrong "This is me" tapped, say) is freed, for its player to claim on
+    their own phone without asking the host."""
+    if leaving is not None and leaving is not seat:
+        leaving.token_hash = None
     token = seat.issue_token()
     session.commit()
     return token

@@ -133,7 +133,7 @@ def claim(code: str, number: int) -> ResponseReturnValue:
                 )
             ),
         )
-    token = hosting.claim_seat(get_session(), seat)
+    token = hosting.claim_seat(get_session(), seat, leaving=my_seat(t.table))
     response = redirect(url_for("sheets.editor", code=t.table.code, number=number), code=303)
     set_cookie(response, seat_cookie(t.table.code), f"{seat.order}.{token}", t.table.code)
     return response

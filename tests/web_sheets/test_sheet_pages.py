@@ -77,6 +77,20 @@ def test_nobody_may_save_without_a_seat_and_a_taken_seat_cannot_be_claimed(
     assert "held on another phone; ask the host to free it" in taken.text
 
 
+def test_a_phone_that_takes_another_seat_frees_the_one_it_held(
+    app: Flask, client: FlaskClient, table: TableAt
+) -> None:
+    """A wrong "This is me" put right: the phone takes its player's seat, and
+    the seat it held is free for its own player's phone, no host needed."""
+    claim(client, table, 2)  # Ann's phone, on Ben's seat by mistake
+    claim(client, table, 1)
+    assert save(client, table, 2, "spring", SPRING).status_code == 403  # seat 2 is no longer this phone's
+    assert save(client, table, 1, "spring", SPRING).status_code == 200
+    other = app.test_client()
+    claim(other, table, 2)  # Ben, on his own phone
+    assert save(other, table, 2, "spring", SPRING).status_code == 200
+
+
 def test_the_host_may_change_every_sheet(client: FlaskClient, table: TableAt) -> None:
     as_host(client, table)
     assert save(client, table, 1, "spring", SPRING).status_code == 200
