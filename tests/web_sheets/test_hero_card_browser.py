@@ -164,6 +164,11 @@ def test_the_one_hero_card_out_names_the_one_hero_photographed(
     assert page.locator("#hero-warning").is_hidden()
     monster = page.locator(f'#board .cell[data-i="{MONSTER}"]')
     assert "attacked" in (monster.get_attribute("class") or "")
+    # Hatched, not outlined: an outline is how the reading marks a square to check.
+    beside = page.locator(f'#board .cell[data-i="{HERO + 1}"]')
+    assert "attacked" in (beside.get_attribute("class") or "")
+    look = beside.evaluate("el => [getComputedStyle(el).outlineStyle, getComputedStyle(el).backgroundImage]")
+    assert look[0] == "none" and look[1].startswith("repeating-linear-gradient")
     _save(page)
     assert "t-X" in (monster.get_attribute("class") or "")  # the save applies his attack
     _score(page)
