@@ -435,12 +435,24 @@
       b.addEventListener("click", () => {
         brush = b.dataset.brush;
         root.querySelectorAll(".brush").forEach((o) => o.setAttribute("aria-pressed", String(o === b)));
-        document.getElementById("monster-options").hidden = brush !== "M";
+        const monsterOptions = document.getElementById("monster-options");
+        const grows = monsterOptions.hidden && brush === "M";
+        monsterOptions.hidden = brush !== "M";
         const heroOptions = document.getElementById("hero-options");
         if (heroOptions) heroOptions.hidden = brush !== "H";
         showHeroOptions();
+        if (grows) keepMapAboveToolbar();
       });
     });
+
+    // "Which ambush?" grows the toolbar that stays on the screen's foot: the map's last
+    // row it would cover scrolls up above it, as long as the map's first row stays on the screen.
+    function keepMapAboveToolbar() {
+      const bar = root.querySelector(".toolbar").getBoundingClientRect();
+      const map = board.getBoundingClientRect();
+      const over = map.bottom - bar.top + 4;
+      if (map.top >= 0 && map.top < bar.top && over > 0) window.scrollBy(0, Math.min(over, map.top));
+    }
 
     function showHeroOptions() {
       const heroOptions = document.getElementById("hero-options");

@@ -534,6 +534,31 @@ HEADER_ROOM = """th => {
 """A header cell's text and the room left of it and right of it, inside the cell's box."""
 
 
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (430, 932)])
+def test_the_monster_brush_leaves_the_whole_map_above_the_brushes(
+    app: Flask, client: Any, server: str, browser: Any, width: int, height: int
+) -> None:
+    """The page opens with the whole map above the brushes; the Monster
+    brush adds "Which ambush?" to the part that stays on the screen's foot,
+    and the map's last row, which it would cover, scrolls up above it, its
+    first row still on the screen."""
+    from tests.deals import spring_seed
+
+    t = make_table(
+        app, ["Ann", "Ben"], edition="heroes", side="C", seed=spring_seed("Giant Troll Ravage", "troll")
+    )
+    t.set_taps(t.season_end(0))
+    as_host(client, t)
+    page = phone(browser, width, height)
+    page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
+    page.goto(f"{server}/t/{t.code}/sheets/1/spring")
+    page.tap(".brush.t-M")
+    assert page.locator("#monster-options").is_visible()
+    grid, toolbar = box(page, "#board .grid"), box(page, ".toolbar")
+    assert grid["y"] >= 0, f"the map's first row left the screen at {width}x{height}"
+    assert grid["y"] + grid["height"] <= toolbar["y"] + 1, f"the toolbar covers the map at {width}x{height}"
+
+
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("language", ["en", "cs"])
 def test_the_standings_season_headers_stand_apart(
