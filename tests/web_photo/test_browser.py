@@ -199,6 +199,31 @@ def test_a_bad_file_shows_the_sentence(app: Flask, server: str, tmp_path: Path) 
         browser.close()
 
 
+def _decline_photo(page: Any) -> tuple[list[str], list[str]]:
+    """Choose the sample photo and decline the question it asks: the
+    questions asked, and the POSTs the page sends from then on."""
+    posts: list[str] = []
+    page.on("request", lambda r: r.method == "POST" and posts.append(r.url))
+    asked: list[str] = []
+
+    def dismiss(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.once("dialog", dismiss)
+    page.set_input_files("#photo-input", str(SAMPLES / f"{SAMPLE}.jpg"))
+    page.wait_for_timeout(300)
+    return asked, posts
+
+
+def _accept_photo(page: Any) -> None:
+    """Choose the sample photo again, agree, and wait for its reading."""
+    page.once("dialog", lambda dialog: dialog.accept())
+    with page.expect_navigation():
+        page.set_input_files("#photo-input", str(SAMPLES / f"{SAMPLE}.jpg"))
+    page.wait_for_selector("#photo-note")
+
+
 def test_a_photo_over_unsaved_changes_asks_first(app: Flask, server: str) -> None:
     sync_playwright = playwright_or_skip()
     t = make_table(app, ["Ann", "Ben"])
@@ -207,23 +232,10 @@ def test_a_photo_over_unsaved_changes_asks_first(app: Flask, server: str) -> Non
         page, errors = _phone(browser, server, t.code)
         page.click('.brush[data-brush="V"]')
         page.locator('#board .cell[data-i="0"]').tap()
-        posts: list[str] = []
-        page.on("request", lambda r: r.method == "POST" and posts.append(r.url))
-        asked: list[str] = []
-
-        def dismiss(dialog: Any) -> None:
-            asked.append(dialog.message)
-            dialog.dismiss()
-
-        page.once("dialog", dismiss)
-        page.set_input_files("#photo-input", str(SAMPLES / f"{SAMPLE}.jpg"))
-        page.wait_for_timeout(300)
+        asked, posts = _decline_photo(page)
         assert asked and "not saved" in asked[0]
         assert posts == [] and "t-V" in _classes(page, 0)  # kept, nothing sent
-        page.once("dialog", lambda dialog: dialog.accept())
-        with page.expect_navigation():
-            page.set_input_files("#photo-input", str(SAMPLES / f"{SAMPLE}.jpg"))
-        page.wait_for_selector("#photo-note")
+        _accept_photo(page)
         assert len(posts) == 1 and errors == []
         browser.close()
 
@@ -243,23 +255,10 @@ def test_a_photo_on_an_earlier_seasons_page_asks_first(app: Flask, server: str) 
         page.reload()
         page.wait_for_load_state("load")
         assert page.locator("#later-season").is_visible()
-        posts: list[str] = []
-        page.on("request", lambda r: r.method == "POST" and posts.append(r.url))
-        asked: list[str] = []
-
-        def dismiss(dialog: Any) -> None:
-            asked.append(dialog.message)
-            dialog.dismiss()
-
-        page.once("dialog", dismiss)
-        page.set_input_files("#photo-input", str(SAMPLES / f"{SAMPLE}.jpg"))
-        page.wait_for_timeout(300)
+        asked, posts = _decline_photo(page)
         assert asked == ["Summer has begun: this photo will be read as the spring map. Go on?"]
         assert posts == []
-        page.once("dialog", lambda dialog: dialog.accept())
-        with page.expect_navigation():
-            page.set_input_files("#photo-input", str(SAMPLES / f"{SAMPLE}.jpg"))
-        page.wait_for_selector("#photo-note")
+        _accept_photo(page)
         assert len(posts) == 1 and errors == []
         assert page.locator("#later-season").is_visible()  # the reading's page says it too,
         assert page.locator("#photo-form").get_attribute("data-text-earlier")  # and its next photo asks
