@@ -121,9 +121,12 @@ def score(
     unnamed = heroes_without_a_card(themap, sheet.heroes or []) if table.heroes else []
     if unnamed:
         raise Refused(CONFLICT, hero_cards_missing(unnamed), SheetPage("sheet", s))
-    untold = ambushes_untold(table, sheet, shapeless)
-    if untold:
-        raise Refused(CONFLICT, ambush_untold_refusal(untold), SheetPage("sheet", s))
+    untold = ambushes_untold(table, sheet)
+    said = [a for a in untold if a in shapeless]
+    if len(said) < len(untold):
+        raise Refused(
+            CONFLICT, ambush_untold_refusal([a for a in untold if a not in said]), SheetPage("sheet", s)
+        )
     if gorgon_pending(table, sheet):
         raise Refused(CONFLICT, GORGON_WAITS, SheetPage("sheet", s))
     known = known_mountains(session, table, seat, s)
@@ -143,6 +146,8 @@ def score(
         ],
         "penalised": sorted([r, c] for r, c in result.penalised),
         "warnings": [w.to_json() for w in result.warnings],
+        # The player's word that these ambushes' shapes could not be drawn: the page keeps it ticked.
+        "shapeless": said,
     }
     record = find_score(session, seat, s) or SeasonScoreRecord(seat_id=seat.id, season=s)
     record.first_edict, record.first_card, record.first_stars = a_letter, a_card, a_score.stars

@@ -156,6 +156,9 @@ class Editing:
     next_begun: bool
     """Whether the next season's sheet has been opened from this season's
     scored map, whose score can then no longer change."""
+    shapeless: list[str]
+    """The ambushes whose shape, the player said when the season was last
+    scored, could not be drawn on this map (``scoring.score``)."""
 
 
 LOCKED = _("A later season has been scored; this season's map can no longer change.")
@@ -165,13 +168,15 @@ def open_for_editing(session: Session, table: Table, seat: Seat, s: int) -> Edit
     """The seat's sheet for season ``s`` (opened if need be), as the editor page shows it."""
     sheet = open_sheet(session, table, seat, s)
     gorgon = gorgon_pending(table, sheet)
+    record = find_score(session, seat, s)
     return Editing(
         sheet,
-        find_score(session, seat, s) is not None,
+        record is not None,
         gorgon,
         gorgon_drawn(table, sheet) if gorgon else [],
         is_locked(session, seat, s),
         s < 3 and find_sheet(session, seat, s + 1) is not None,
+        list((record.detail or {}).get("shapeless", [])) if record is not None else [],
     )
 
 

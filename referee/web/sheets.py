@@ -346,6 +346,7 @@ def editor_page(code: str, number: int, season: str, **extra: Any) -> str:
         edicts=[(letter, t.deal.edicts[letter]) for letter in t.season_card(s).edicts],
         ambushes_now=t.ambushes_revealed(s),
         untold=ambushes.ambushes_untold(t, editing.sheet),
+        shapeless_said=editing.shapeless,
         ambush_default=t.latest_ambush(s),
         heroes_out=t.heroes_named(s) if t.heroes else [],
         **extra,

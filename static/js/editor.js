@@ -690,8 +690,15 @@
         refused.hidden = false;
         const box = !unnamed.length && untold ? shapelessBox(untold) : null;
         if (box) box.hidden = false;
-        refused.scrollIntoView({ block: "nearest" });
+        // The sentence, and under it the box it speaks of, on the screen.
+        (box || refused).scrollIntoView({ block: "nearest" });
       }
+    });
+    // Ticked, the box answers the sentence above it.
+    scoreForm.querySelectorAll("label.shapeless input").forEach((tick) => {
+      tick.addEventListener("change", () => {
+        if (tick.checked) document.getElementById("score-refused").hidden = true;
+      });
     });
   }
 

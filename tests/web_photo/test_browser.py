@@ -241,9 +241,9 @@ def test_a_photo_over_unsaved_changes_asks_first(app: Flask, server: str) -> Non
 
 
 def test_a_photo_on_an_earlier_seasons_page_asks_first(app: Flask, server: str) -> None:
-    """Summer has begun, and this phone is on spring's page (opened before):
-    the sheet photographed now is summer's, so the photo asks before it is
-    read as spring's map; declined, nothing is sent."""
+    """Spring is scored, summer has begun, and this phone is on spring's page
+    (opened before): the sheet photographed now is summer's, so the photo
+    asks before it is read as spring's map; declined, nothing is sent."""
     sync_playwright = playwright_or_skip()
     t = make_table(app, ["Ann", "Ben"])
     t.set_taps(t.season_end(0))
@@ -251,6 +251,9 @@ def test_a_photo_on_an_earlier_seasons_page_asks_first(app: Flask, server: str) 
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page, errors = _phone(browser, server, t.code)
         assert page.url.endswith("/sheets/1/spring")
+        host = app.test_client()
+        as_host(host, t)
+        assert score(host, t, 1, "spring").status_code == 303  # the sheet this phone opened
         t.set_taps(t.season_start(1))
         page.reload()
         page.wait_for_load_state("load")

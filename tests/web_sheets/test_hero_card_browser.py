@@ -202,7 +202,7 @@ def _score_waits_for_the_troll(
     button.scroll_into_view_if_needed()
     button.tap()
     assert page.locator("#score-refused").inner_text() == UNTOLD
-    assert shapeless.is_visible()
+    assert _on_screen(shapeless)  # the box the sentence speaks of, under it
     return page
 
 
@@ -229,6 +229,7 @@ def test_an_ambush_shape_that_did_not_fit_scores_without_its_tag(
     page = _score_waits_for_the_troll(app, server, browser, tmp_path, monkeypatch)
     page.locator("label.shapeless").tap()
     assert page.locator("label.shapeless input").is_checked()
+    assert page.locator("#score-refused").is_hidden()  # answered
     _score(page)
     assert "Giant Troll Ravage" not in page.locator("main").inner_text()
     assert page.errors == []

@@ -475,6 +475,18 @@ def test_an_ambush_shape_that_did_not_fit_is_said_under_score(app: Flask, client
     assert scored.status_code == 303
     page = client.get(f"/t/{t.code}/sheets/1/spring/score")
     assert "choose the empty space next to the troll" not in page.text
+    # Scoring again: the box stands ticked, as the player left it, and its word holds.
+    html, _ = editor(client, t, 1, "spring")
+    assert re.search(
+        r'<label class="choice shapeless" data-ambush="Giant Troll Ravage">\s*'
+        r'<input type="checkbox" name="shapeless" value="Giant Troll Ravage" checked>',
+        html,
+    )
+    again = client.post(
+        f"/t/{t.code}/sheets/1/spring/score",
+        data={"csrf_token": csrf_token(html), "shapeless": "Giant Troll Ravage"},
+    )
+    assert again.status_code == 303
 
 
 def test_the_monster_brush_offers_only_the_ambushes_out(app: Flask, client: FlaskClient) -> None:

@@ -273,17 +273,20 @@ def test_spring_cannot_be_rescored_once_summer_began(client: FlaskClient, table:
 
 
 def test_an_earlier_seasons_page_says_the_table_has_moved_on(client: FlaskClient, table: TableAt) -> None:
-    """A spring page opened once summer has begun (from a score page loaded
-    before, say) says so above the map and links to summer's, and a photo
-    sent from it asks first: the sheet photographed now is summer's, and it
-    would be read and saved as spring's map."""
+    """A scored spring's page opened once summer has begun (from a score page
+    loaded before, say) says so above the map and links to summer's, and a
+    photo sent from it asks first: the sheet photographed now is summer's,
+    and it would be read and saved as spring's map. A spring not scored yet
+    is the one to finish before summer's map opens, and says nothing."""
     claim(client, table, 1)
     save(client, table, 1, "spring", SPRING, coins=1)
     table.set_taps(table.season_end(0))
-    score(client, table, 1, "spring")
     html, _ = editor(client, table, 1, "spring")
     assert 'id="later-season"' not in html and "data-text-earlier" not in html  # spring is still on
     table.set_taps(table.season_start(1))
+    html, _ = editor(client, table, 1, "spring")
+    assert 'id="later-season"' not in html and "data-text-earlier" not in html  # spring to score first
+    score(client, table, 1, "spring")
     html, _ = editor(client, table, 1, "spring")
     banner = re.search(r'<div id="later-season" class="banner info">(.*?)</div>', html, re.S)
     assert banner
