@@ -17,6 +17,13 @@ document.querySelectorAll(".score-line[data-show]").forEach(function (b) {
     var cell = document.querySelector('#score-board .cell[data-i="' + troll.value + '"]');
     if (cell) cell.classList.add("chosen");
   }
-  troll.addEventListener("change", mark);
+  // The select sits under the map: the cross of a space chosen there, when it is above the
+  // screen's top, scrolls into view just under it (what the player chose is what they see).
+  function show() {
+    var cell = document.querySelector("#score-board .cell.chosen");
+    var top = cell ? cell.getBoundingClientRect().top : 0;
+    if (top < 0) window.scrollBy(0, top - 8);
+  }
+  troll.addEventListener("change", function () { mark(); show(); });
   mark();
 })();

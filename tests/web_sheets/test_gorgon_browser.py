@@ -123,3 +123,29 @@ def test_the_trolls_choices_are_ringed_and_the_one_named_crossed(
     page.select_option("#troll-space", str(choices[1]))
     assert page.locator("#score-board .cell.chosen").evaluate_all(marked) == [choices[1]]
     assert page.errors == []
+
+
+def test_a_troll_choice_above_the_screen_comes_into_view(
+    app: Flask, client: Any, server: str, browser: Any
+) -> None:
+    """The troll's select sits under the map: a space chosen there while the
+    map's top rows are above the screen scrolls its cross into view."""
+    t = make_table(app, ["Ann", "Ben"], edition="heroes", side="C")
+    as_host(client, t)
+    tags = [{"ambush": "Giant Troll Ravage", "spaces": [[0, 5]]}]
+    save(client, t, 1, "spring", drawn(r0c5="M"), monsters=tags)
+    t.set_taps(t.season_end(0))
+    score(client, t, 1, "spring")
+    page = touch_phone(browser)
+    page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
+    page.goto(f"{server}/t/{t.code}/sheets/1/spring/score")
+    select = page.locator("#troll-space")
+    select.evaluate("s => s.scrollIntoView({block: 'start'})")  # the map's top rows above the screen
+    other = select.locator("option").nth(1).get_attribute("value")
+    cell = page.locator(f'#score-board .cell[data-i="{other}"]')
+    assert (cell.bounding_box() or {"y": 0})["y"] < 0
+    page.select_option("#troll-space", other)
+    found = cell.bounding_box()
+    assert found is not None and 0 <= found["y"] and found["y"] + found["height"] <= 844
+    assert "chosen" in (cell.get_attribute("class") or "")
+    assert page.errors == []
