@@ -101,21 +101,28 @@ def test_the_gorgon_gaze_comes_before_the_score(app: Flask, server: str, browser
     assert page.errors == []
 
 
+def _troll_scored(app: Flask, client: Any, server: str, browser: Any, row: int, col: int) -> Any:
+    """The host's phone on spring's score page, the Giant Troll drawn at
+    ``row``, ``col`` (0-based) and its after-scoring choice waiting."""
+    t = make_table(app, ["Ann", "Ben"], edition="heroes", side="C")
+    as_host(client, t)
+    tags = [{"ambush": "Giant Troll Ravage", "spaces": [[row, col]]}]
+    save(client, t, 1, "spring", drawn(**{f"r{row}c{col}": "M"}), monsters=tags)
+    t.set_taps(t.season_end(0))
+    score(client, t, 1, "spring")
+    page = touch_phone(browser)
+    page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
+    page.goto(f"{server}/t/{t.code}/sheets/1/spring/score")
+    return page
+
+
 def test_the_trolls_choices_are_ringed_and_the_one_named_crossed(
     app: Flask, client: Any, server: str, browser: Any
 ) -> None:
     """After spring's score, the Giant Troll Ravage's box names a space: the
     map above it rings every space it may destroy and crosses the one named,
     following the select, as the Gorgon's box does in the editor."""
-    t = make_table(app, ["Ann", "Ben"], edition="heroes", side="C")
-    as_host(client, t)
-    tags = [{"ambush": "Giant Troll Ravage", "spaces": [[10, 10]]}]
-    save(client, t, 1, "spring", drawn(r10c10="M"), monsters=tags)
-    t.set_taps(t.season_end(0))
-    score(client, t, 1, "spring")
-    page = touch_phone(browser)
-    page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
-    page.goto(f"{server}/t/{t.code}/sheets/1/spring/score")
+    page = _troll_scored(app, client, server, browser, 10, 10)
     marked = "cs => cs.map(c => Number(c.dataset.i))"
     choices = [9 * 11 + 10, 10 * 11 + 9]
     assert sorted(page.locator("#score-board .cell.target").evaluate_all(marked)) == choices
@@ -130,15 +137,7 @@ def test_a_troll_choice_above_the_screen_comes_into_view(
 ) -> None:
     """The troll's select sits under the map: a space chosen there while the
     map's top rows are above the screen scrolls its cross into view."""
-    t = make_table(app, ["Ann", "Ben"], edition="heroes", side="C")
-    as_host(client, t)
-    tags = [{"ambush": "Giant Troll Ravage", "spaces": [[0, 5]]}]
-    save(client, t, 1, "spring", drawn(r0c5="M"), monsters=tags)
-    t.set_taps(t.season_end(0))
-    score(client, t, 1, "spring")
-    page = touch_phone(browser)
-    page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
-    page.goto(f"{server}/t/{t.code}/sheets/1/spring/score")
+    page = _troll_scored(app, client, server, browser, 0, 5)
     select = page.locator("#troll-space")
     select.evaluate("s => s.scrollIntoView({block: 'start'})")  # the map's top rows above the screen
     other = select.locator("option").nth(1).get_attribute("value")
