@@ -19,7 +19,7 @@ from referee.rules.data import ambush_cards
         ("Giant Troll Ravage", 4),  # a T of four: its stem down, up, left or right
         ("Kobold Onslaught", 4),  # a T of four, printed stem right
         ("Gnoll Raid", 4),  # a U of five: open right, left, down or up
-        ("Dragon Inferno", 4),  # ..X / XXX / X..: a Z of five, turned or flipped
+        ("Dragon Inferno", 4),  # one space, a row of three, one space: a Z of five, turned or flipped
     ],
 )
 def test_each_ambush_shape_can_be_drawn_so_many_ways(ambush: str, ways: int) -> None:
