@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from referee.rules.i18n import Joined, Text, _
 from referee.table.ambushes import WINTER, pending_effects
 from referee.table.deal import SEASON_NAMES, SEASONS
-from referee.table.records import find_sheet
+from referee.table.records import find_sheet, scores_by_seat
 from referee.table.state import Table
 
 
@@ -24,6 +24,42 @@ def unscored(table: Table, scores: Mapping[int, Mapping[int, object]], s: int) -
     """The players, in seat order, with no score for season ``s`` (``scores``:
     seat id, then season index, as ``records.scores_by_seat`` gives them)."""
     return [seat.name for seat in table.seats if s not in scores.get(seat.id, {})]
+
+
+def left_unscored(session: Session, table: Table) -> list[str]:
+    """At a season's end, before the next season's first card: the players,
+    in seat order, with no score for the season that ended, when the table
+    records its sheets here (a sheet of that season was opened or scored).
+
+    The host is asked before starting the next season over them: the sheets
+    page tells every player to score first, and a reveal does not wait for
+    the phones. A table that deals here and scores on paper opens no sheet
+    and is never asked."""
+    if not table.position.season_over or table.position.game_over:
+        return []
+    now = table.current
+    scores = scores_by_seat(session, table)
+    waiting = unscored(table, scores, now)
+    if waiting and any(now in scores[seat.id] or find_sheet(session, seat, now) for seat in table.seats):
+        return waiting
+    return []
+
+
+def before_next_season(session: Session, table: Table) -> Text | None:
+    """What to ask the host before the next season's first card, if anything
+    (``left_unscored``)."""
+    waiting = left_unscored(session, table)
+    if not waiting:
+        return None
+    now = table.current
+    return _(
+        "%(season)s is not scored yet for %(names)s. Start %(next)s anyway? "
+        "They can still score %(lower)s afterwards.",
+        season=SEASON_NAMES[SEASONS[now]],
+        names=Joined(waiting, ", "),
+        next=SEASON_NAMES[SEASONS[now + 1]].lower(),
+        lower=SEASON_NAMES[SEASONS[now]].lower(),
+    )
 
 
 def where_now(

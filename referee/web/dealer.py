@@ -31,7 +31,7 @@ from markupsafe import Markup
 
 from referee.rules import data, terrain
 from referee.rules.i18n import _
-from referee.table import GameTable, find_table, hosting, normalise_code, sides
+from referee.table import GameTable, Table, find_table, hosting, normalise_code, progress, sides
 from referee.web import svg
 from referee.web.database import get_session
 from referee.web.errors import wants_json
@@ -246,6 +246,18 @@ def reveal(code: str) -> ResponseReturnValue:
     table = host_table(code, field("host"))
     hosting.reveal(get_session(), table, _seen())
     return _moved(table)
+
+
+@bp.get("/t/<code>/before-next")
+def before_next(code: str) -> ResponseReturnValue:
+    """What the host's page asks before starting the next season (JSON ``ask``,
+    null when nothing): asked at the tap, so that it names the sheets still
+    unscored then, not when the page was drawn."""
+    table = host_table(code, request.args.get("host"))
+    ask = progress.before_next_season(get_session(), Table.of(table))
+    response = jsonify(ask=None if ask is None else str(ask))
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.post("/t/<code>/undo")

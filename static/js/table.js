@@ -186,7 +186,29 @@
     if (busy || offlineTakes(form, false)) return;
     busy = true;
     form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
-    fetch(form.action, {
+    askFirst(form).then(function (go) {
+      if (go) return send(form);
+      form.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
+      busy = false;
+    });
+  });
+
+  // At a season's end: whether to start the next season while sheets are still
+  // unscored, asked of the server at the tap (phones score meanwhile). With no
+  // answer (a slow or lost connection) the tap goes ahead, as it would without a page script.
+  function askFirst(form) {
+    if (!form.dataset.askUrl) return Promise.resolve(true);
+    return fetch(form.dataset.askUrl, {
+      headers: { Accept: "application/json" },
+      cache: "no-store",
+      signal: window.AbortSignal && AbortSignal.timeout ? AbortSignal.timeout(4000) : undefined,
+    })
+      .then(function (r) { return r.ok ? r.json() : {}; })
+      .then(function (body) { return !body.ask || window.confirm(body.ask); }, function () { return true; });
+  }
+
+  function send(form) {
+    return fetch(form.action, {
       method: "POST",
       body: new FormData(form),
       headers: { Accept: "application/json" },
@@ -203,7 +225,7 @@
         showMessage(root.dataset.textOffline);
       })
       .then(function () { busy = false; });
-  });
+  }
 
   fitDock();
   window.addEventListener("resize", fitDock);

@@ -7,8 +7,9 @@ from sqlalchemy.orm import Session
 
 from referee.rules.sheet import MapSheet
 from referee.table import ambushes, scoring
-from referee.table.progress import effects_to_confirm, where_now
+from referee.table.progress import before_next_season, effects_to_confirm, left_unscored, where_now
 from referee.table.records import scores_by_seat
+from referee.table.sheets import open_sheet
 from referee.table.state import Table
 from tests.table.conftest import new_table, reveal_to, save, season_end
 from tests.table.test_sheet_flow import BLANK_C, drawn
@@ -80,3 +81,44 @@ def test_a_seat_with_ambush_effects_to_apply_is_named(session: Session) -> None:
     t = reveal_to(session, t, season_end(t, 0) + 1)
     ambushes.confirm_effects(session, t, ann, 0, None)
     assert effects_to_confirm(session, t, scores_by_seat(session, t)) == {}
+
+
+def _asked(session: Session, t: Table) -> str | None:
+    ask = before_next_season(session, t)
+    return None if ask is None else str(ask)
+
+
+def test_the_host_is_asked_before_a_season_starts_over_sheets_unscored(session: Session) -> None:
+    t = new_table(session, ["Ann", "Ben", "Cat"])
+    t = reveal_to(session, t, season_end(t, 0) - 1)
+    open_sheet(session, t, t.seat(1), 0)
+    assert left_unscored(session, t) == []  # spring is still on
+    t = reveal_to(session, t, season_end(t, 0))
+    assert left_unscored(session, t) == ["Ann", "Ben", "Cat"]  # Ann opened a sheet: the table records here
+    _score(session, t, 2, 0)
+    assert _asked(session, t) == (
+        "Spring is not scored yet for Ann, Cat. Start summer anyway? They can still score spring afterwards."
+    )
+    _score(session, t, 1, 0)
+    _score(session, t, 3, 0)
+    assert _asked(session, t) is None
+    t = reveal_to(session, t, season_end(t, 1))
+    _score(session, t, 3, 1)  # a score alone, with no sheet left open, says so too
+    assert left_unscored(session, t) == ["Ann", "Ben"]
+
+
+def test_a_table_that_records_no_sheet_here_is_never_asked(session: Session) -> None:
+    t = new_table(session, ["Ann", "Ben"])
+    for s in range(4):
+        t = reveal_to(session, t, season_end(t, s))
+        assert left_unscored(session, t) == []
+        assert _asked(session, t) is None
+
+
+def test_the_last_season_asks_nothing_before_the_standings(session: Session) -> None:
+    t = new_table(session, ["Ann", "Ben"])
+    t = reveal_to(session, t, season_end(t, 3))
+    for s in range(3):
+        _score(session, t, 1, s)
+    open_sheet(session, t, t.seat(1), 3)
+    assert left_unscored(session, t) == []  # no season follows: the standings wait instead
