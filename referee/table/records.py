@@ -32,6 +32,13 @@ def find_sheet(session: Session, seat: Seat, s: int) -> SeasonSheet | None:
     return session.scalar(select(SeasonSheet).where(SeasonSheet.seat_id == seat.id, SeasonSheet.season == s))
 
 
+def ever_saved(sheet: SeasonSheet) -> bool:
+    """Whether a player has saved the sheet since it was opened: it opens at
+    revision 1, as the blank print or the season before's map, which is not
+    yet this season's record."""
+    return sheet.revision > 1
+
+
 def find_score(session: Session, seat: Seat, s: int) -> SeasonScoreRecord | None:
     """The seat's score for season ``s``, if it has been scored."""
     return session.scalar(

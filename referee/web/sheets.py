@@ -26,7 +26,7 @@ from referee.table import sheets as table_sheets
 from referee.table.bgstats import bgstats_link
 from referee.table.deal import hero_patterns
 from referee.table.progress import effects_to_confirm, where_now
-from referee.table.records import coins_before, known_mountains, map_of, scores_by_seat
+from referee.table.records import coins_before, ever_saved, known_mountains, map_of, scores_by_seat
 from referee.table.standings import EXPORT_FIELDS, export_game, export_rows, settle
 from referee.web.database import get_session
 from referee.web.dealer import load
@@ -222,6 +222,7 @@ def _editor_config(t: Table, seat: Seat, sheet: SeasonSheet, s: int) -> dict[str
         "monsters": sheet.monsters or [],
         "heroes": sheet.heroes or [],
         "revision": sheet.revision,
+        "everSaved": ever_saved(sheet),
         "heroesGame": t.heroes,
         # The Monster brush's and the solo helper's choices: the ambushes out by this season,
         # and any the sheet tags besides (kept from a sheet saved under other rules).

@@ -20,6 +20,9 @@
   let state = fromServer(cfg);
   let savedAs = asSaved(state); // the sheet as the server holds it: Undo back to it leaves nothing to save
   let revision = cfg.revision;
+  // An opened sheet holds the blank print or the season before's map until the player saves it:
+  // its button says Save, not Saved, so that nobody takes it for this season's record.
+  let everSaved = cfg.everSaved !== false;
   let dirty = false;
   let touched = false; // the player changed something on this page
   const undoStack = [];
@@ -312,12 +315,13 @@
     if (undo) undo.disabled = undoStack.length === 0;
     if (redo) redo.disabled = redoStack.length === 0;
     const status = document.getElementById("status");
-    if (status) status.textContent = dirty ? TEXT.notSaved : TEXT.saved;
+    const unsaved = dirty || !everSaved;
+    if (status) status.textContent = unsaved ? TEXT.notSaved : TEXT.saved;
     const save = document.getElementById("save");
     if (save) {
       save.classList.toggle("attention", dirty);
-      save.classList.toggle("clean", !dirty);
-      save.textContent = dirty ? TEXT.save : TEXT.savedMark;
+      save.classList.toggle("clean", !unsaved);
+      save.textContent = unsaved ? TEXT.save : TEXT.savedMark;
     }
   }
 
@@ -595,6 +599,7 @@
         return;
       }
       revision = data.revision;
+      everSaved = true;
       const kills = state.kills; // this page's too: a monster drawn untagged is not known by its tag
       state = fromServer(data);
       state.kills = Object.assign(state.kills, kills);

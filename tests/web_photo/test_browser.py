@@ -289,9 +289,12 @@ def test_a_refused_photo_over_unsaved_changes_keeps_them(app: Flask, server: str
         assert "t-V" in _classes(page, 0) and "t-V" in _classes(page, 1)
         assert page.locator("#banner").inner_text() == "Your changes not yet saved are back on the map."
         assert page.locator("#save").inner_text() == "Save"  # not saved yet
+        assert "attention" in (page.locator("#save").get_attribute("class") or "")
         page.locator("#undo").tap()
         assert "t-V" not in _classes(page, 0) and "t-V" not in _classes(page, 1)
-        assert page.locator("#save").inner_text() == "Saved ✓"  # back to the sheet as saved
+        # back to the sheet as opened, which was never saved: nothing to save, nor saved yet
+        assert page.locator("#save").inner_text() == "Save"
+        assert "attention" not in (page.locator("#save").get_attribute("class") or "")
         page.locator("#redo").tap()
         assert page.locator("#save").inner_text() == "Save"
         page.locator("#undo").tap()
