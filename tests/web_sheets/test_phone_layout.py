@@ -100,6 +100,8 @@ def test_a_season_end_puts_the_map_sheets_under_the_hosts_thumb(
         assert 0 <= link["y"] and link["y"] + link["height"] <= height, f"season {season} at {width}x{height}"
         assert link["height"] >= 44
         assert not overlap(link, box(page, "button.reveal"))
+        # "Start summer: reveal" in two lines at most: in three, the dock took a third of a small screen
+        assert box(page, "button.reveal")["height"] <= 64, f"season {season} at {width}x{height}"
         assert page.locator(".season-end a.button").count() == 0
     assert page.locator("#dock a.score-sheets").get_attribute("href") == f"/t/{t.code}/sheets?host={t.host}"
     t.set_taps(t.season_end(0) - 1)
