@@ -49,6 +49,14 @@ def test_the_question_names_the_sheets_unscored_at_the_tap(app: Flask, client: F
     answer = _ask(client, t)
     assert answer.status_code == 200 and answer.headers["Cache-Control"] == "no-store"
     assert answer.get_json() == {"ask": ASKED_OF_BEN}
+    czech = client.get(
+        f"/t/{t.code}/before-next?host={t.host}",
+        headers={"Accept": "application/json", "Accept-Language": "cs"},
+    )
+    assert czech.get_json() == {
+        "ask": "Jaro: listy ještě nejsou ohodnocené (Ben). Má přesto začít léto? "
+        "Ohodnotit jaro půjde i potom."
+    }
     _record_and_score(client, t, 2)
     assert _ask(client, t).get_json() == {"ask": None}
 
