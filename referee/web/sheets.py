@@ -268,6 +268,7 @@ def editor_words() -> dict[str, Any]:
         ),
         "saveFirst": str(_("Save the map first: the season is scored from the saved sheet.")),
         "keptBack": str(_("Your changes not yet saved are back on the map.")),
+        "coinsRight": plural_forms(ngettext("%(num)d coin is right", "%(num)d coins are right", 0)),
         "coinsUnread": str(
             _("Set your coins before you save: tap your last filled coin, or − if none is filled.")
         ),

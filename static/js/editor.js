@@ -197,6 +197,11 @@
   function renderCoinWarning() {
     const warning = document.getElementById("coin-warning");
     if (!warning) return;
+    const right = document.getElementById("coins-right");
+    if (right) {
+      right.hidden = !coinsUnset;
+      right.textContent = counted(TEXT.coinsRight, state.coins);
+    }
     if (coinsUnset) {
       warning.hidden = false;
       warning.textContent = TEXT.coinsUnread;
@@ -496,6 +501,14 @@
       // the screen alike: what shows above them then is the map they are for.
       const foot = window.innerHeight - bar.height - 8;
       if (box.bottom > foot || box.top < 0) window.scrollBy(0, box.bottom - foot);
+    }
+
+    const coinsRight = document.getElementById("coins-right");
+    if (coinsRight) {
+      coinsRight.addEventListener("click", () => {
+        coinsUnset = false; // the count kept on the unread track is the player's
+        render();
+      });
     }
 
     root.querySelectorAll("#coin-track .coin").forEach((b) => {

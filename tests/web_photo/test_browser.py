@@ -491,6 +491,38 @@ def test_the_count_left_on_an_unread_track_is_set_by_tapping_its_last_coin(
         browser.close()
 
 
+def test_the_count_kept_on_an_unread_track_is_confirmed_in_one_tap(
+    app: Flask, server: str, client: FlaskClient
+) -> None:
+    """A play-test's players tapped Save under an unread track showing the
+    right count, and the page only pointed at the coins: a button beside
+    the sentence says the count kept is right, and Save then goes through."""
+    sync_playwright = playwright_or_skip()
+    photo = SAMPLES / "008.jpg"  # side D: its coin track reads as unknown
+    t = make_table(app, ["Ann", "Ben"], side="D")
+    t.set_taps(t.season_end(0))
+    as_host(client, t)
+    assert save(client, t, 1, "spring", MapSheet.blank("D").text(), coins=3).status_code == 200
+    assert score(client, t, 1, "spring").status_code in (200, 303)
+    t.set_taps(t.season_end(0) + 1)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page, errors = _phone(browser, server, t.code)
+        assert page.locator("#coins-right").is_hidden()  # nothing unread yet
+        with page.expect_navigation():
+            page.set_input_files("#photo-input", str(photo))
+        right = page.locator("#coins-right")
+        assert right.is_visible() and right.inner_text() == "3 coins are right"
+        right.tap()
+        assert right.is_hidden() and page.locator("#coin-warning").is_hidden()
+        assert page.locator("#coin-count").inner_text() == "3"
+        page.click("#save")
+        page.wait_for_selector("#status:text-is('Saved.')")
+        assert [c for _, s, _, c, _ in stored_sheets(app, t) if s == 1] == [3]
+        assert errors == []
+        browser.close()
+
+
 def test_minus_at_zero_sets_unread_coins_to_zero(app: Flask, server: str) -> None:
     """Tapping − on an unread track at 0 is the player's answer "no coins":
     the warning that the track shows too few comes back."""
