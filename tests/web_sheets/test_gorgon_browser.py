@@ -101,6 +101,42 @@ def test_the_gorgon_gaze_comes_before_the_score(app: Flask, server: str, browser
     assert page.errors == []
 
 
+def test_a_gaze_already_on_the_sheet_is_confirmed_beside_score(app: Flask, server: str, browser: Any) -> None:
+    """A sheet recorded at the season's end already shows the gaze's X: the
+    box above the map chooses it, and a button beside Score confirms it
+    there, so the player need not scroll a screen up and back (a
+    play-test's three players all did)."""
+    seed = spring_seed("Gorgon Gaze", "gorgon")
+    t = make_table(app, ["Ann", "Ben"], edition="heroes", side="C", seed=seed)
+    t.set_taps(t.season_end(0))
+    page = touch_phone(browser)
+    page.goto(f"{server}/t/{t.code}/sheets")
+    page.locator(".seat").nth(0).locator("text=This is me").tap()
+    page.wait_for_selector("#editor")
+    page.wait_for_load_state("load")
+    page.locator('.brush[data-brush="M"]').tap()
+    page.select_option("#ambush-tag", "Gorgon Gaze")
+    for i in GORGON:
+        page.locator(f'#board .cell[data-i="{i}"]').tap()
+    page.locator('.brush[data-brush="X"]').tap()
+    page.locator(f'#board .cell[data-i="{TARGET}"]').tap()  # the gaze, drawn on paper as the Gorgon was
+    with page.expect_navigation():
+        page.locator("#save").tap()
+    confirm = page.locator("#gorgon-confirm")
+    assert confirm.inner_text() == "The gaze destroyed row 9, column 1: confirm"
+    page.locator("#score-form button.primary").scroll_into_view_if_needed()
+    assert _on_screen(confirm)
+    with page.expect_navigation():
+        confirm.tap()
+    page.wait_for_load_state("load")
+    assert page.locator("#gorgon").count() == 0 and page.locator("#gorgon-confirm").count() == 0
+    assert page.locator("#board .cell.t-X").count() == 1  # the one X, not a second
+    with page.expect_navigation():
+        page.locator("#score-form button.primary").tap()
+    assert page.url.endswith("/sheets/1/spring/score")
+    assert page.errors == []
+
+
 def _troll_scored(app: Flask, client: Any, server: str, browser: Any, row: int, col: int) -> Any:
     """The host's phone on spring's score page, the Giant Troll drawn at
     ``row``, ``col`` (0-based) and its after-scoring choice waiting."""

@@ -185,6 +185,7 @@ def test_the_troll_destroys_the_space_the_player_chooses(client: FlaskClient, ta
     score(client, table, 1, "spring")
     page = client.get(f"/t/{table.code}/sheets/1/spring/score")
     assert "Giant Troll Ravage:</b> choose the empty space next to the troll" in page.text
+    assert "Apply to my map" in page.text and "stays as it is" not in page.text
     ringed = re.findall(r'class="cell t-empty [^"]*\btarget"\s+data-i="(\d+)"', page.text)
     assert sorted(map(int, ringed)) == [9 * 11 + 10, 10 * 11 + 9]  # the troll's choices, on the map
     wrong = _confirm(client, table, 0)
@@ -195,6 +196,19 @@ def test_the_troll_destroys_the_space_the_player_chooses(client: FlaskClient, ta
     assert _confirm(client, table, 9 * 11 + 10).status_code == 303
     _, summer = editor(client, table, 1, "summer")
     assert at(summer, 9, 10) == "X" and at(summer, 10, 9) == "."
+
+
+def test_a_troll_with_nothing_to_destroy_is_only_acknowledged(client: FlaskClient, table: TableAt) -> None:
+    """A play-test's players wondered whether "Apply to my map" would change
+    a map the troll could not touch: with nothing to draw, the button says
+    the map stays as it is, and the confirmation still counts."""
+    tags = [{"ambush": "Giant Troll Ravage", "spaces": [[10, 10]]}]
+    save(client, table, 1, "spring", drawn(r10c10="M", r9c10="F", r10c9="F"), monsters=tags)
+    table.set_taps(table.season_start(1))
+    score(client, table, 1, "spring")
+    page = client.get(f"/t/{table.code}/sheets/1/spring/score")
+    assert "the troll has no empty space next to it to destroy." in page.text
+    assert "OK: my map stays as it is" in page.text and "Apply to my map" not in page.text
 
 
 def test_the_gorgon_gaze_asks_right_after_the_gorgon_is_drawn(client: FlaskClient, table: TableAt) -> None:
