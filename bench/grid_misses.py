@@ -42,7 +42,7 @@ from numpy.typing import NDArray
 
 from referee.rules.geometry import SIZE
 from referee.vision.errors import VisionError
-from referee.vision.grid import LOOKS, PAPER_LOOK, _Lines, _Look, find_grids
+from referee.vision.grid import LOOKS, PAPER_LOOK, Lines, _Look, find_grids
 from referee.vision.lines import Families, Family, _miss
 from referee.vision.load import Photo, load_photo
 from referee.vision.paper import outline
@@ -106,7 +106,7 @@ def vanishing_error(rgb: NDArray[np.uint8], want: NDArray[np.float64]) -> float:
     included, against the grid whose corners are ``want`` (``rgb`` pixels):
     the larger of the two families' median miss of the grid's lines of
     their direction, each way round."""
-    lines = _Lines(rgb)
+    lines = Lines(rgb)
     looks = [_Look(lines, *look_args) for look_args in LOOKS]
     paper = outline(rgb)
     if paper is not None:

@@ -34,3 +34,9 @@ class OtherSideError(WrongSheetError):
     def __init__(self, message: Text | str, other: str) -> None:
         super().__init__(message)
         self.other = other
+
+
+class TwoSheetsError(WrongSheetError):
+    """The photo shows the grids of two map sheets of the side, such as a
+    neighbour's beside the player's: which is the player's is not the
+    reader's guess to make."""

@@ -112,6 +112,22 @@ MOVES = 5
 directions to where its lattice is seen best (``_Look.moved``): found on
 our draws three and four squares off, on the coin track and season boxes."""
 _MOVES = [(d, 0) for d in range(-MOVES, MOVES + 1) if d] + [(0, d) for d in range(-MOVES, MOVES + 1) if d]
+OTHER_FITS = FITS // 2
+"""Lattices, at most, fitted when other grids are looked for beside the one
+read (``other_grids``): a fit costs some 17 ms; a sheet clearly seen is
+among the best scored lattices of what is left, after a few that take a
+frame's lines for the grid's and fit no grid."""
+LIKE_SIZE = 2.0
+"""How many times larger or smaller another sheet's squares may look than
+the read grid's for it to be taken for a sheet: a tilt foreshortens one
+sheet more than another, but a cloth's checks or squared paper come in
+any size."""
+ITS_SHEET = (2.0, 5.0, 2.0, 6.0)
+"""Squares beyond a read grid's left, top, right and bottom edges, its way
+up, that its own sheet may fill and that are set aside when another grid is
+looked for (``other_grids``): every printing has the title and the name
+lines above the grid and the coin track and the season boxes below it, and
+their long lines would again outvote a smaller sheet's beside it."""
 NO_GRID = _("no map grid found: fit the whole grid in the picture, with all four corners visible")
 MARKED_NO_GRID = _(
     "the four points marked are not the corners of a map grid: mark the four outer corners of the grid"
@@ -290,9 +306,10 @@ def refine(strength: NDArray[np.float32], quad: Quad, rounds: int = 2) -> Quad:
     return quad
 
 
-class _Lines:
+class Lines:
     """The photo's thin-line strengths: at detection size, and at the sizes
-    grids are fitted at (each made once, when first needed)."""
+    grids are fitted at (each made once, when first needed). The reader
+    makes them once for ``find_grids`` and ``other_grids`` alike."""
 
     def __init__(self, rgb: NDArray[np.uint8]) -> None:
         self.rgb = rgb
@@ -314,6 +331,20 @@ class _Lines:
             )
             self._detect[side] = (line_map(np.asarray(cv2.cvtColor(small, cv2.COLOR_RGB2GRAY), np.uint8)), k)
         return self._detect[side]
+
+    def without(self, region: NDArray[np.float32]) -> Lines:
+        """These lines with those inside ``region`` (a quadrilateral, photo
+        pixels) set aside at detection size: the first look then finds the
+        lattices elsewhere in the picture. Lines are fitted as before, near
+        where a lattice is found."""
+        other = Lines.__new__(Lines)
+        other.rgb, other.gray = self.rgb, self.gray
+        other._fit, other._families = self._fit, {}
+        strength, k = self.detect(DETECT_SIDE)
+        masked = strength.copy()
+        cv2.fillConvexPoly(masked, np.rint(region * k).astype(np.int32), 0.0)
+        other._detect = {DETECT_SIDE: (masked, k)}
+        return other
 
     def families(self, side: int, gain: float) -> Families:
         """The line families of ``detect(side)``, ``gain`` times as strong,
@@ -346,9 +377,9 @@ class _Lines:
         return self._fit[level], scale
 
 
-def _fit(lines: _Lines, quad: Quad, square: float, gain: float) -> Candidate | None:
+def _fit(lines: Lines, quad: Quad, square: float, gain: float) -> Candidate | None:
     """``quad`` fitted to the lines near it (``refine``, ``_settle``),
-    ``gain`` times their strength, at the size ``_Lines.at`` chooses for
+    ``gain`` times their strength, at the size ``Lines.at`` chooses for
     squares of ``square`` pixels, or None when the fit is no readable grid."""
     strength, scale = lines.at(square)
     strength = strength * gain
@@ -365,7 +396,7 @@ class _Look:
 
     def __init__(
         self,
-        lines: _Lines,
+        lines: Lines,
         side: int,
         gain: float,
         smallest: float,
@@ -396,7 +427,7 @@ class _Look:
     def fitted(self, quad: Quad) -> Candidate | None:
         """``quad`` fitted at the photo's own size; in the coarse search,
         where its lattice is not clearly seen there, also at the size
-        ``_Lines.at`` chooses for its squares, keeping the better supported
+        ``Lines.at`` chooses for its squares, keeping the better supported
         fit. None when no fit is a readable grid. Blur widens a large grid's
         lines past what ``line_map`` sees as thin; a sharp grid's lines are
         placed best at full size. Only the coarse search, which a sharp
@@ -467,6 +498,12 @@ class _Look:
         found.sort(key=lambda t: -t[0])
         return found
 
+    def lattices_found(self, faint: bool) -> list[tuple[float, NDArray[np.float64]]]:
+        """Every lattice of the pairs with a faint family (``faint``) or
+        without, best scored first (in ``lattices``' pixels: divide by ``k``
+        for the photo's)."""
+        return self._lattices(faint)
+
     def quick(self) -> Candidate | None:
         """The best scored lattice of the first two main angles' pairs without
         a faint family (``Families.first_pairs``), fitted, if its inner
@@ -522,8 +559,9 @@ def _same(a: Quad, b: Quad) -> bool:
     return bool(np.abs(a - b).max() < 0.5 * np.linalg.norm(a[0] - a[1]) / SIZE)
 
 
-def find_grids(rgb: NDArray[np.uint8]) -> Iterator[Candidate]:
-    """Likely grids in ``rgb``, best first. Raises ``NoGridError`` once none
+def find_grids(rgb: NDArray[np.uint8], lines: Lines | None = None) -> Iterator[Candidate]:
+    """Likely grids in ``rgb`` (whose ``Lines`` are ``lines``, made here when
+    not given), best first. Raises ``NoGridError`` once none
     is left to offer and none was offered.
 
     The search widens only when asked for more, so a plain photo costs one
@@ -553,7 +591,7 @@ def find_grids(rgb: NDArray[np.uint8]) -> Iterator[Candidate]:
     grain or weave outshines the grid's lines pixel by pixel)."""
     offered: list[Quad] = []
     faint: list[Candidate] = []
-    lines = _Lines(rgb)
+    lines = Lines(rgb) if lines is None else lines
     looks: list[_Look] = []
     for side, gain, smallest, banded in LOOKS:
         look = _Look(lines, side, gain, smallest, banded)
@@ -583,6 +621,64 @@ def find_grids(rgb: NDArray[np.uint8]) -> Iterator[Candidate]:
         raise NoGridError(NO_GRID)
 
 
+def other_grids(rgb: NDArray[np.uint8], quad: Quad, lines: Lines | None = None) -> list[Candidate]:
+    """Grids in ``rgb`` clearly seen beside the grid at ``quad`` (found and
+    read, its top left corner first), best supported first: other map
+    sheets in the picture, such as a neighbour's at the table. The first
+    look's best scored lattices on the photo's lines, with those of the
+    sheet of the grid at ``quad`` set aside (``ITS_SHEET``), those of the
+    pairs without a faint family first, as the search ranks them, fitted
+    (``OTHER_FITS`` at most); kept when clearly seen, reaching nowhere into
+    that sheet, with squares of about that grid's size (``LIKE_SIZE``: the
+    sheets lie on one table, at about one distance from the camera); at
+    most ``KEEP``. ``lines``: the photo's ``Lines``, made here when
+    not given. The reader checks the printed spaces of each, as of
+    any grid."""
+    region = around(quad, ITS_SHEET)
+    look = _Look((Lines(rgb) if lines is None else lines).without(region), *LOOKS[0])
+    size = _square_size(quad)
+    fits: list[Candidate] = []
+    tried = 0
+    for _score, lattice in look.lattices_found(False) + look.lattices_found(True):
+        if tried == OTHER_FITS:
+            break
+        q = _order(lattice / look.k)
+        if _inside(q.mean(axis=0), region) or _inside(quad.mean(axis=0), q):
+            continue
+        tried += 1
+        fit = look.fitted(q)
+        if (
+            fit is not None
+            and fit.clear
+            and 1 / LIKE_SIZE <= _square_size(fit.quad) / size <= LIKE_SIZE
+            and not _inside(fit.quad.mean(axis=0), region)
+            and not any(_same(fit.quad, other.quad) for other in fits)
+        ):
+            fits.append(fit)
+    return sorted(fits, key=lambda c: -c.support)[:KEEP]
+
+
+def _square_size(quad: Quad) -> float:
+    """A grid's mean side, in squares of the picture's pixels."""
+    return float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).mean()) / SIZE
+
+
+def around(quad: Quad, reach: tuple[float, float, float, float]) -> Quad:
+    """The grid ``quad`` (top left corner first) grown by ``reach`` squares
+    beyond its left, top, right and bottom edges, along its own
+    (perspective) directions, corners in the same order."""
+    h = cv2.getPerspectiveTransform(_unit_square(), quad)
+    left, top, right, bottom = reach
+    far_x, far_y = SIZE + right, SIZE + bottom
+    square = np.array([[-left, -top], [far_x, -top], [far_x, far_y], [-left, far_y]], np.float32)
+    return cv2.perspectiveTransform(square.reshape(-1, 1, 2), h).reshape(4, 2).astype(np.float32)
+
+
+def _inside(point: NDArray[np.float32], quad: Quad) -> bool:
+    """Whether ``point`` lies inside the quadrilateral ``quad``."""
+    return cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(point[0]), float(point[1])), False) >= 0
+
+
 def marked_grids(rgb: NDArray[np.uint8], corners: NDArray[np.float64]) -> Iterator[Candidate]:
     """Grids at the four ``corners`` (``rgb`` pixels, in any order) that the
     player marked on a photo in which the search found no grid that was the
@@ -605,7 +701,7 @@ def marked_grids(rgb: NDArray[np.uint8], corners: NDArray[np.float64]) -> Iterat
     quad = _order(np.asarray(corners, np.float64))
     if not _sane(quad, rgb.shape):
         raise NoGridError(MARKED_NO_GRID)
-    lines = _Lines(rgb)
+    lines = Lines(rgb)
     square = float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).max()) / SIZE
     sizes = (1.0, square) if square > FIT_SQUARE else (1.0,)
     starts = {size: (quad, _nudged(lines, quad, size)) for size in sizes}
@@ -633,9 +729,9 @@ its own rows and columns: up to half a square each way, by quarters; then
 an eighth of a square each way round the best of those."""
 
 
-def _nudged(lines: _Lines, quad: Quad, square: float) -> Quad:
+def _nudged(lines: Lines, quad: Quad, square: float) -> Quad:
     """``quad`` moved by up to half a square (``NUDGES``) to where its
-    lattice is seen best, at the size ``_Lines.at`` chooses for squares of
+    lattice is seen best, at the size ``Lines.at`` chooses for squares of
     ``square`` pixels. ``refine`` looks for each line only a third of a
     square either side of where the grid puts it; a fingertip on a phone's
     screen, over a photo whose squares are a few millimetres, can be off by

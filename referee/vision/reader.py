@@ -38,8 +38,16 @@ from referee.vision.agree import agree
 from referee.vision.cells import CLASSES, Squares, classify, even_light
 from referee.vision.covered import line_contrast
 from referee.vision.doubt import chance_right, clues, doubtful_line
-from referee.vision.errors import NoGridError, OtherSideError, VisionError, WrongSheetError
-from referee.vision.grid import MARKED_NO_GRID, NO_GRID, find_grids, marked_grids, shifted
+from referee.vision.errors import NoGridError, OtherSideError, TwoSheetsError, VisionError, WrongSheetError
+from referee.vision.grid import (
+    MARKED_NO_GRID,
+    NO_GRID,
+    Lines,
+    find_grids,
+    marked_grids,
+    other_grids,
+    shifted,
+)
 from referee.vision.likeness import likeness
 from referee.vision.load import load_photo
 from referee.vision.rectify import Rectified, rectify
@@ -444,6 +452,32 @@ def read_sheet(
     return replace(reading, confidence=rows)
 
 
+TWO_SHEETS = _(
+    "two map sheets are in the photo: take it again with only your own sheet in the picture, "
+    "or mark your grid yourself"
+)
+
+
+def _refuse_a_second_sheet(
+    rgb: NDArray[np.uint8],
+    gray: NDArray[np.uint8],
+    quad: NDArray[np.float32],
+    side: MapSide,
+    lines: Lines,
+) -> None:
+    """Raise ``TwoSheetsError`` when, beside the grid read at ``quad``, the
+    picture clearly shows another grid whose squares show the side's printed
+    spaces: another player's sheet (every sheet at a table is of one side).
+    Read without asking, the neighbour's map would be scored as the
+    player's; the one the player meant is theirs to say, by a photo of it
+    alone or by marking its corners. ``lines``: the search's, shared."""
+    for other in other_grids(rgb, quad, lines):
+        for k, _track in _ways_up(gray, other.quad):
+            _upright, rect, squares = _read_way(rgb, other.quad, k, side)
+            if _seen(squares.probs, rect, side, True) >= PRINTED_SEEN:
+                raise TwoSheetsError(TWO_SHEETS)
+
+
 def read_with_clues(
     data: bytes,
     side: str,
@@ -469,8 +503,9 @@ def read_with_clues(
     canvases: list[NDArray[np.uint8]] = []  # of clearly seen grids, for ``_kin_side``
     any_clear = False
     passed: list[_Way] = []  # the readings that passed, of a grid the player marked
+    lines = Lines(photo.rgb)
     grids = (
-        find_grids(photo.rgb)
+        find_grids(photo.rgb, lines)
         if corners is None
         else marked_grids(photo.rgb, _marked(corners, photo.scale, photo.rgb.shape))
     )
@@ -533,6 +568,8 @@ def read_with_clues(
                 side=map_side.letter,
             )
         )
+    if corners is None:
+        _refuse_a_second_sheet(photo.rgb, gray, upright, map_side, lines)
     free = _free_spaces(map_side)
     agreed = agree(squares, free)
     grid, conf = _decide(agreed, squares.probs, map_side, drawable, heroes, monsters)

@@ -14,7 +14,7 @@ from referee.vision.grid import (
     LOOKS,
     QUICK_SUPPORT,
     Candidate,
-    _Lines,
+    Lines,
     _Look,
     _order,
     find_grids,
@@ -39,7 +39,7 @@ def _look() -> tuple[_Look, np.ndarray]:
     """The first search's look at the photo, and the true grid."""
     photo = load_photo(LOW.read_bytes())
     want = np.array(truth(LOW)["corners_px"], np.float32) / photo.scale
-    return _Look(_Lines(photo.rgb), *LOOKS[0]), want
+    return _Look(Lines(photo.rgb), *LOOKS[0]), want
 
 
 def _fitted(look: _Look, want: np.ndarray) -> Candidate:
@@ -117,7 +117,7 @@ def test_a_plain_photos_other_angles_are_never_paired(monkeypatch: pytest.Monkey
     assert squares_off(first.quad, want) < 0.1
     assert len(set(made)) == 1
     # the photo has other pairs of main angles, which the full search would make
-    look = _Look(_Lines(photo.rgb), *LOOKS[0])
+    look = _Look(Lines(photo.rgb), *LOOKS[0])
     assert len(look.families._angle_pairs()) > 1
 
 

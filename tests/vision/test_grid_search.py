@@ -309,7 +309,7 @@ def test_a_faint_grid_must_match_the_side_more_surely(
     data = sample.with_suffix(".jpg").read_bytes()
     scale = reader.load_photo(data).scale
     quad = np.array(truth["corners_px"], np.float32) / np.float32(scale)
-    monkeypatch.setattr(reader, "find_grids", lambda rgb: iter([Candidate(quad, 0.4)]))
+    monkeypatch.setattr(reader, "find_grids", lambda rgb, lines=None: iter([Candidate(quad, 0.4)]))
     monkeypatch.setattr(
         reader, "_printed_seen", lambda probs, side: share if side.letter == truth["side"] else 0.0
     )

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from referee.rules.geometry import SIZE
-from referee.vision.grid import PAPER_LOOK, _Lines
+from referee.vision.grid import PAPER_LOOK, Lines
 from referee.vision.lines import Families
 from referee.vision.load import load_photo
 from referee.vision.paper import PaperFamilies, _weighted_hough, outline
@@ -90,7 +90,7 @@ def test_on_the_paper_the_grid_s_lines_meet_where_they_should() -> None:
     degrees when written); on the paper alone, summed, it is the grid's
     (1.9 degrees off, which the lattice's fit to the lines then takes up)."""
     photo = load_photo(ON_WOOD.read_bytes())
-    lines = _Lines(photo.rgb)
+    lines = Lines(photo.rgb)
     side, gain = PAPER_LOOK[0], PAPER_LOOK[1]
     small, k = lines.detect(side)
     corners = np.array(truth(ON_WOOD)["corners_px"], float) / photo.scale * k

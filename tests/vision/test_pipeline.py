@@ -179,8 +179,8 @@ def test_a_wrong_side_ends_the_search_at_the_sheet(monkeypatch: pytest.MonkeyPat
 
     asked: list[int] = []
 
-    def counted(rgb: np.ndarray) -> Any:
-        for quad in find_grids(rgb):
+    def counted(rgb: np.ndarray, lines: Any = None) -> Any:
+        for quad in find_grids(rgb, lines):
             asked.append(1)
             yield quad
 

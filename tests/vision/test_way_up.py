@@ -113,7 +113,7 @@ def test_a_grid_offered_half_a_square_off_is_read_in_place(monkeypatch: pytest.M
     through the letters, before the grid itself."""
     data = LETTERS.read_bytes()
     off = _half_off(load_photo(data).scale)
-    monkeypatch.setattr(reader, "find_grids", lambda rgb: iter([Candidate(off, 0.66)]))
+    monkeypatch.setattr(reader, "find_grids", lambda rgb, lines=None: iter([Candidate(off, 0.66)]))
     got = np.array(reader.read_sheet(data, "B").corners, np.float32)
     want = np.array(truth(LETTERS)["corners_px"], np.float32)
     assert squares_off(got, want) < 0.1

@@ -148,3 +148,36 @@ def test_a_photo_of_another_side_is_not_offered_for_marking(app: Flask, client: 
     response = post_photo(client, t, 1, "spring", data)
     assert response.status_code == 422 and "looks like map side" in (photo_error(response.text) or "")
     assert 'id="mark-grid"' not in response.text
+
+
+def test_a_photo_of_two_sheets_asks_for_the_players_own(app: Flask, client: FlaskClient) -> None:
+    """Two sheets of the side in one photo: the page says so, saves nothing,
+    and offers the photo to mark the player's own grid on, which is then
+    read alone."""
+    from tests.vision.test_two_sheets import _side_by_side
+
+    data, left, _right, _ = _side_by_side("006", "007")
+    t = _table(app, client, str(left["side"]))
+    before = stored_sheets(app, t)
+    response = post_photo(client, t, 1, "spring", data)
+    assert response.status_code == 422
+    assert (photo_error(response.text) or "").startswith("Two map sheets are in the photo")
+    assert stored_sheets(app, t) == before
+    jpeg, width, _ = _mark_photo(response.text)
+    marked = _post_marked(client, t, jpeg, _marks(left, width / _width(data)))
+    assert marked.status_code == 200, photo_error(marked.text)
+    read = page_config(marked.text)["reading"]["map"]
+
+    def wrong(truth: dict[str, Any]) -> int:
+        """Squares read otherwise than ``truth`` where it holds a terrain: a
+        monster, hero or destroyed space on the photo is one this table's
+        limits (base game, no ambush out yet) may read as another code."""
+        return sum(t in ".FVAW" and r != t for r, t in zip(read, "".join(truth["grid"]), strict=True))
+
+    assert wrong(left) <= 2 < 30 <= wrong(_right)  # the marked sheet is read, not the other one
+
+
+def _width(jpeg: bytes) -> int:
+    import cv2
+
+    return int(cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR).shape[1])
