@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from sqlalchemy.orm import Session
 
-from referee.rules.i18n import Joined, Text, _
+from referee.rules.i18n import Joined, Text, _, join
 from referee.table.ambushes import WINTER, pending_effects
 from referee.table.deal import SEASON_NAMES, SEASONS
 from referee.table.records import find_sheet, scores_by_seat
@@ -56,7 +56,7 @@ def before_next_season(session: Session, table: Table) -> Text | None:
         "%(season)s is not scored yet for %(names)s. Start %(next)s anyway? "
         "They can still score %(lower)s afterwards.",
         season=SEASON_NAMES[SEASONS[now]],
-        names=Joined(waiting, ", "),
+        names=join(waiting),
         next=SEASON_NAMES[SEASONS[now + 1]].lower(),
         lower=SEASON_NAMES[SEASONS[now]].lower(),
     )

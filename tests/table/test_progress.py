@@ -97,7 +97,8 @@ def test_the_host_is_asked_before_a_season_starts_over_sheets_unscored(session: 
     assert left_unscored(session, t) == ["Ann", "Ben", "Cat"]  # Ann opened a sheet: the table records here
     _score(session, t, 2, 0)
     assert _asked(session, t) == (
-        "Spring is not scored yet for Ann, Cat. Start summer anyway? They can still score spring afterwards."
+        "Spring is not scored yet for Ann and Cat. Start summer anyway? "
+        "They can still score spring afterwards."
     )
     _score(session, t, 1, 0)
     _score(session, t, 3, 0)
