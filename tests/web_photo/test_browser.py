@@ -448,6 +448,17 @@ def test_unread_coins_are_asked_for_before_saving(app: Flask, server: str) -> No
         browser.close()
 
 
+def _summer_from_three_coins(app: Flask, client: FlaskClient) -> Any:
+    """A side D table whose first seat scored spring with 3 coins, and summer begun."""
+    t = make_table(app, ["Ann", "Ben"], side="D")
+    t.set_taps(t.season_end(0))
+    as_host(client, t)
+    assert save(client, t, 1, "spring", MapSheet.blank("D").text(), coins=3).status_code == 200
+    assert score(client, t, 1, "spring").status_code in (200, 303)
+    t.set_taps(t.season_end(0) + 1)
+    return t
+
+
 def test_the_count_left_on_an_unread_track_is_set_by_tapping_its_last_coin(
     app: Flask, server: str, client: FlaskClient
 ) -> None:
@@ -456,12 +467,7 @@ def test_the_count_left_on_an_unread_track_is_set_by_tapping_its_last_coin(
     player's answer "this is my count", and Save goes through."""
     sync_playwright = playwright_or_skip()
     photo = SAMPLES / "008.jpg"
-    t = make_table(app, ["Ann", "Ben"], side="D")
-    t.set_taps(t.season_end(0))
-    as_host(client, t)
-    assert save(client, t, 1, "spring", MapSheet.blank("D").text(), coins=3).status_code == 200
-    assert score(client, t, 1, "spring").status_code in (200, 303)
-    t.set_taps(t.season_end(0) + 1)
+    t = _summer_from_three_coins(app, client)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page, errors = _phone(browser, server, t.code)
@@ -499,12 +505,7 @@ def test_the_count_kept_on_an_unread_track_is_confirmed_in_one_tap(
     the sentence says the count kept is right, and Save then goes through."""
     sync_playwright = playwright_or_skip()
     photo = SAMPLES / "008.jpg"  # side D: its coin track reads as unknown
-    t = make_table(app, ["Ann", "Ben"], side="D")
-    t.set_taps(t.season_end(0))
-    as_host(client, t)
-    assert save(client, t, 1, "spring", MapSheet.blank("D").text(), coins=3).status_code == 200
-    assert score(client, t, 1, "spring").status_code in (200, 303)
-    t.set_taps(t.season_end(0) + 1)
+    t = _summer_from_three_coins(app, client)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page, errors = _phone(browser, server, t.code)

@@ -35,22 +35,28 @@ def _on_screen(locator: Any) -> bool:
     return box is not None and -1 <= box["y"] and box["y"] + box["height"] <= 845
 
 
-def test_the_gorgon_gaze_comes_before_the_score(app: Flask, server: str, browser: Any) -> None:
+def _gorgon_drawn(app: Flask, server: str, browser: Any) -> Any:
+    """Ann's phone on her spring sheet once spring is over and the Gorgon has
+    come out, the Gorgon drawn with the Monster brush, tagged with its
+    ambush card, and not yet saved."""
     seed = spring_seed("Gorgon Gaze", "gorgon")
     t = make_table(app, ["Ann", "Ben"], edition="heroes", side="C", seed=seed)
-    t.set_taps(t.season_end(0))  # spring is over, and the Gorgon has come out
+    t.set_taps(t.season_end(0))
     page = touch_phone(browser)
     page.goto(f"{server}/t/{t.code}/sheets")
     page.locator(".seat").nth(0).locator("text=This is me").tap()
     page.wait_for_selector("#editor")
     page.wait_for_load_state("load")
     assert page.locator("#gorgon").count() == 0
-
-    # The neighbour draws the Gorgon with the Monster brush, tagged with its ambush card.
     page.locator('.brush[data-brush="M"]').tap()
     page.select_option("#ambush-tag", "Gorgon Gaze")
     for i in GORGON:
         page.locator(f'#board .cell[data-i="{i}"]').tap()
+    return page
+
+
+def test_the_gorgon_gaze_comes_before_the_score(app: Flask, server: str, browser: Any) -> None:
+    page = _gorgon_drawn(app, server, browser)
     with page.expect_navigation():  # a save that leaves the gaze waiting reloads the page with its box
         page.locator("#save").tap()
     page.wait_for_selector("#gorgon")
@@ -106,18 +112,7 @@ def test_a_gaze_already_on_the_sheet_is_confirmed_beside_score(app: Flask, serve
     box above the map chooses it, and a button beside Score confirms it
     there, so the player need not scroll a screen up and back (a
     play-test's three players all did)."""
-    seed = spring_seed("Gorgon Gaze", "gorgon")
-    t = make_table(app, ["Ann", "Ben"], edition="heroes", side="C", seed=seed)
-    t.set_taps(t.season_end(0))
-    page = touch_phone(browser)
-    page.goto(f"{server}/t/{t.code}/sheets")
-    page.locator(".seat").nth(0).locator("text=This is me").tap()
-    page.wait_for_selector("#editor")
-    page.wait_for_load_state("load")
-    page.locator('.brush[data-brush="M"]').tap()
-    page.select_option("#ambush-tag", "Gorgon Gaze")
-    for i in GORGON:
-        page.locator(f'#board .cell[data-i="{i}"]').tap()
+    page = _gorgon_drawn(app, server, browser)
     page.locator('.brush[data-brush="X"]').tap()
     page.locator(f'#board .cell[data-i="{TARGET}"]').tap()  # the gaze, drawn on paper as the Gorgon was
     with page.expect_navigation():
