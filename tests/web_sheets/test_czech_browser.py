@@ -87,14 +87,14 @@ def test_a_czech_phone_plays_spring_in_czech(server: str) -> None:
 
         page.locator(".seat").first.locator("text=Otevřít list").click()
         page.wait_for_selector("#board")
-        assert_czech(page, "Mince", "Uloženo ✓", "Guma", "Zpět")
+        assert_czech(page, "Mince", "Uložit", "Zatím neuloženo.", "Guma", "Zpět")  # opened, never saved
         page.click('.brush[data-brush="F"]')
         for c in range(3):
             page.click(f'#board .cell[data-i="{c}"]')
         page.wait_for_selector("#status:text-is('Zatím neuloženo.')")
         page.click("#save")
         page.wait_for_selector("#status:text-is('Uloženo.')")
-        assert_czech(page, "Jaro: boduje se výnos A")
+        assert_czech(page, "Uloženo ✓", "Jaro: boduje se výnos A")
 
         page.click("#score-form button")
         page.wait_for_selector("#season-total")
