@@ -17,7 +17,10 @@ way up and keeps the reading whose printed mountains are the surer to be
 mountains (a mountain stands on its base). Last, the squares of the chosen
 reading are read together (``agree``): a player draws each code alike all
 over their sheet; and how sure the reader is of each square is weighed with
-the sheet around it (``doubt``).
+the sheet around it (``doubt``). Before those, it looks beside the sheet
+it read for another grid showing the side's printed spaces (a neighbour's
+sheet in the picture) and refuses such a photo rather than guess which
+sheet is the player's.
 """
 
 from __future__ import annotations
