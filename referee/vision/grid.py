@@ -498,12 +498,6 @@ class _Look:
         found.sort(key=lambda t: -t[0])
         return found
 
-    def lattices_found(self, faint: bool) -> list[tuple[float, NDArray[np.float64]]]:
-        """Every lattice of the pairs with a faint family (``faint``) or
-        without, best scored first (in ``lattices``' pixels: divide by ``k``
-        for the photo's)."""
-        return self._lattices(faint)
-
     def quick(self) -> Candidate | None:
         """The best scored lattice of the first two main angles' pairs without
         a faint family (``Families.first_pairs``), fitted, if its inner
@@ -639,7 +633,7 @@ def other_grids(rgb: NDArray[np.uint8], quad: Quad, lines: Lines | None = None) 
     size = _square_size(quad)
     fits: list[Candidate] = []
     tried = 0
-    for _score, lattice in look.lattices_found(False) + look.lattices_found(True):
+    for _score, lattice in look._lattices(False) + look._lattices(True):
         if tried == OTHER_FITS:
             break
         q = _order(lattice / look.k)
