@@ -22,6 +22,12 @@ class NoGridError(VisionError):
     """No map grid was found in the photo."""
 
 
+class BlackAndWhiteError(VisionError):
+    """The photo has no colour at all (a black-and-white filter, a scan in
+    grey): coloured pencils cannot be told apart in it, and no marking of
+    the grid brings their colours back."""
+
+
 class WrongSheetError(VisionError):
     """A grid was found but it does not match the printed side."""
 

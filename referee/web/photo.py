@@ -54,7 +54,14 @@ from referee.table import SEASON_NAMES, SeasonSheet, Table, readings
 from referee.table.records import coins_before
 from referee.table.sheets import open_to_change
 from referee.table.sides import other_sides
-from referee.vision.errors import NoGridError, OtherSideError, TooLargeError, VisionError, WrongSheetError
+from referee.vision.errors import (
+    BlackAndWhiteError,
+    NoGridError,
+    OtherSideError,
+    TooLargeError,
+    VisionError,
+    WrongSheetError,
+)
 from referee.vision.load import MAX_PIXELS, load_photo
 from referee.vision.printable import PAPERS, PrintableError, sheet_pdf
 from referee.vision.reader import SheetReading, corners_from_text, read_sheet
@@ -147,7 +154,7 @@ def _status(error: VisionError) -> int:
     """413 for a photo too large, 422 for a good picture with no readable sheet, else 400."""
     if isinstance(error, TooLargeError):
         return 413
-    if isinstance(error, NoGridError | WrongSheetError):
+    if isinstance(error, NoGridError | WrongSheetError | BlackAndWhiteError):
         return 422
     return 400
 

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 from flask import Flask
@@ -147,6 +148,20 @@ def test_a_photo_of_another_side_is_not_offered_for_marking(app: Flask, client: 
     t = _table(app, client, "B" if truth["side"] == "A" else "A")
     response = post_photo(client, t, 1, "spring", data)
     assert response.status_code == 422 and "looks like map side" in (photo_error(response.text) or "")
+    assert 'id="mark-grid"' not in response.text
+
+
+def test_a_black_and_white_photo_is_not_offered_for_marking(app: Flask, client: FlaskClient) -> None:
+    """Marking its grid cannot bring the pencils' colours back: the page asks
+    for a photo in colour instead."""
+    from tests.web_photo.conftest import sample
+
+    data, truth = sample()
+    grey = cv2.cvtColor(cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_GRAYSCALE), cv2.COLOR_GRAY2BGR)
+    t = _table(app, client, str(truth["side"]))
+    response = post_photo(client, t, 1, "spring", cv2.imencode(".jpg", grey)[1].tobytes())
+    assert response.status_code == 422
+    assert "take it again in colour" in (photo_error(response.text) or "")
     assert 'id="mark-grid"' not in response.text
 
 

@@ -343,6 +343,12 @@ def _blank_page() -> bytes:
     return _jpeg(np.clip(page, 0, 255).astype(np.uint8))
 
 
+def _black_and_white() -> bytes:
+    """A sample photo with a black-and-white filter."""
+    data, _ = sample()
+    return _jpeg(np.asarray(Image.open(io.BytesIO(data)).convert("L").convert("RGB")))
+
+
 def _bomb() -> bytes:
     out = io.BytesIO()
     Image.new("1", (12000, 8000)).save(out, "PNG")
@@ -367,6 +373,7 @@ BAD: list[tuple[str, Callable[[Flask], bytes], int, str]] = [
     ("heic", lambda app: b"\0\0\0\x18ftypheic\0\0\0\0mif1heic" + b"\0" * 500, 400, "send it as JPEG"),
     ("photo of something else", lambda app: _something_else(), 422, "No map grid found"),
     ("blank page", lambda app: _blank_page(), 422, "No map grid found"),
+    ("black and white", lambda app: _black_and_white(), 422, "is in black and white"),
 ]
 
 
