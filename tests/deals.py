@@ -7,6 +7,8 @@ breaking the tests that need the card."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from referee.rules import deck
 
 
@@ -22,3 +24,30 @@ def spring_seed(card: str, prefix: str, edition: str = "heroes", tries: int = 50
         if card in revealed_in_spring(deck.Setup(edition=edition, seed=seed)):
             return seed
     raise AssertionError(f"no seed of {tries} reveals {card} in spring")
+
+
+def ruins_waiting(between: str, later: bool, tries: int = 500, **setup: Any) -> tuple[str, int]:
+    """A seed ``ruins-0``, ``ruins-1``, ... and the taps after which the
+    turn shown is a ``between`` card ('ambush' or 'hero') while ruins wait
+    for the next explore card: revealed by the ruins in the same turn, or
+    (``later``) in a turn of its own after ruins and another card between.
+    ``setup`` holds the game's other choices (a combined game's sets). Never
+    a season's first turn: the reveal before it ends a season, and there the
+    host's page may ask before it reveals."""
+    for n in range(tries):
+        seed = f"ruins-{n}"
+        game = deck.deal(deck.Setup(seed=seed, **setup).check())
+        taps = 0
+        for season in game.seasons:
+            waiting = False
+            for turn in season.turns:
+                taps += 1
+                kinds = [r.kind for r in turn.reveals]
+                shown = kinds == [between] if later else kinds[0] == "ruins" and kinds[-1] == between
+                if shown and (waiting or not later) and turn is not season.turns[0]:
+                    return seed, taps
+                if kinds[-1] == "explore":
+                    waiting = False
+                elif "ruins" in kinds:
+                    waiting = True
+    raise AssertionError(f"no seed of {tries} shows a {between} while ruins wait")

@@ -124,12 +124,15 @@
       var box = fresh.querySelector(".message");
       if (box) { box.textContent = message || ""; box.hidden = !message; }
       mark();
-      var card = fresh.querySelector(".turn .card");
+      var turn = fresh.querySelector(".turn");
+      var card = turn && turn.querySelector(".card");
       var dock = document.getElementById("dock");
       if (card && n > before) {
         var top = card.getBoundingClientRect().top;
-        if (top < 0 || top + 48 > window.innerHeight - (dock ? dock.offsetHeight : 0)) {
-          card.scrollIntoView({ block: "start", behavior: "smooth" });
+        var strip = turn.querySelector(".ruins-strip"); // the ruins above the card come with it
+        var stripTop = strip ? strip.getBoundingClientRect().top : top;
+        if (stripTop < 0 || top + 48 > window.innerHeight - (dock ? dock.offsetHeight : 0)) {
+          turn.scrollIntoView({ block: "start", behavior: "smooth" });
         }
       }
     }

@@ -32,14 +32,18 @@
   }
 
   // A new card whose title is off screen (above the top, or below the dock) is
-  // brought into view; one already in view stays where it is.
+  // brought into view, with the ruins strip above it (which ruins revealed it,
+  // and whether they still wait); one already in view stays where it is.
   function showNewCard() {
-    var card = panel().querySelector(".turn .card");
+    var turn = panel().querySelector(".turn");
+    var card = turn && turn.querySelector(".card");
     if (!card) return;
     var dock = fitDock();
     var bottom = window.innerHeight - (dock ? dock.offsetHeight : 0);
     var top = card.getBoundingClientRect().top;
-    if (top < 0 || top + 48 > bottom) card.scrollIntoView({ block: "start", behavior: "smooth" });
+    var strip = turn.querySelector(".ruins-strip");
+    var stripTop = strip ? strip.getBoundingClientRect().top : top;
+    if (stripTop < 0 || top + 48 > bottom) turn.scrollIntoView({ block: "start", behavior: "smooth" });
   }
 
   function showMessage(text) {

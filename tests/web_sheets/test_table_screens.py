@@ -1,0 +1,102 @@
+"""The table pages' first screen in real headless Chromium, checked by
+bounding boxes: what the room must read now is on it, on a 1280 x 720 TV
+and on a 390 x 844 touch phone, without scrolling, and said once.
+
+- Ruins that still wait for the next explore card (an ambush or a hero came
+  between) say so above the card, not below it, off the screen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from tests.deals import ruins_waiting
+from tests.web_sheets.conftest import make_table, touch_phone
+from tests.web_sheets.test_phone_layout import box
+
+pytestmark = [pytest.mark.browser]
+
+TV = {"width": 1280, "height": 720}
+COMBINED = {
+    "season_set": "heroes",
+    "explore_set": "heroes",
+    "heroes": True,
+    "ambushes": ("Goblin Attack", "Bugbear Assault", "Dragon Inferno", "Giant Troll Ravage"),
+}
+"""A combined game with hero cards, as the play-test's (ruins come in every combined game)."""
+
+WAIT = "The ruins wait: the next explore card's shape must cover a ruins space."
+
+
+def said(page: Any, text: str) -> Any:
+    """The elements of the panel that show ``text`` (whole) on the page."""
+    return page.locator("#panel").get_by_text(text, exact=True)
+
+
+def assert_said_above_the_card(page: Any, text: str, bottom: float, where: str) -> None:
+    """``text`` is shown once, whole on the screen above ``bottom``, and above the card."""
+    assert said(page, text).count() == 1, f"said {said(page, text).count()} times, {where}"
+    found = box(page, f'#panel :text-is("{text}")')
+    assert 0 <= found["y"] and found["y"] + found["height"] <= bottom, f"{text!r} is off the screen, {where}"
+    assert found["y"] + found["height"] <= box(page, "#panel .turn .card")["y"], (
+        f"not above the card, {where}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("between", "later"), [("hero", False), ("ambush", False), ("hero", True), ("ambush", True)]
+)
+def test_ruins_that_still_wait_say_so_above_the_card(
+    app: Flask, server: str, browser: Any, between: str, later: bool
+) -> None:
+    """Ruins revealed a hero (or an ambush), or ruins then an ambush were
+    followed by a hero in a turn of its own: the next explore card must
+    still cover a ruins space. The TV, a follower's phone, and the host's
+    phone just after its Reveal (tapped from the page's foot) say so above
+    the card, on the first screen; below the card it fell off all three."""
+    seed, taps = ruins_waiting(between, later, edition="combined", **COMBINED)
+    t = make_table(app, ["Ana", "Ben", "Cleo"], edition="combined", side="C", seed=seed, **COMBINED)
+    t.set_taps(taps)
+    tv = browser.new_context(viewport=TV).new_page()
+    tv.goto(f"{server}/t/{t.code}/tv")
+    tv.wait_for_selector(f'#panel[data-taps="{taps}"]')
+    assert_said_above_the_card(tv, WAIT, TV["height"], "on the TV")
+    follower = touch_phone(browser)
+    follower.goto(f"{server}/t/{t.code}")
+    assert_said_above_the_card(follower, WAIT, 844, "on a follower's phone")
+
+    t.set_taps(taps - 1)
+    host = touch_phone(browser)
+    host.goto(f"{server}/t/{t.code}/host/{t.host}")
+    host.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    host.locator("button.reveal").tap()
+    host.wait_for_selector(f'#panel[data-taps="{taps}"]')
+    host.wait_for_function(  # the new card scrolls into view, smoothly
+        """() => {
+          const strip = document.querySelector('#panel .turn .ruins-strip');
+          const top = strip === null ? -1 : strip.getBoundingClientRect().top;
+          return top >= 0 && top <= 16;
+        }""",
+        timeout=5000,
+    )
+    assert_said_above_the_card(host, WAIT, box(host, "#dock")["y"], "on the host's phone after Reveal")
+    assert host.errors == [] and follower.errors == []
+
+
+def test_ruins_no_longer_wait_once_an_explore_card_covers_them(app: Flask, server: str, browser: Any) -> None:
+    """The turn after ruins, an ambush and a hero is an explore card: it
+    carries the ruins in its own box, and nothing says the ruins still wait."""
+    seed, taps = ruins_waiting("hero", False, edition="combined", **COMBINED)
+    t = make_table(app, ["Ana", "Ben"], edition="combined", side="C", seed=seed, **COMBINED)
+    explore = next(
+        n
+        for n, turn in enumerate((turn for s in t.deal.seasons for turn in s.turns), 1)
+        if n > taps and turn.reveals[-1].kind == "explore"
+    )
+    t.set_taps(explore)
+    page = browser.new_context(viewport=TV).new_page()
+    page.goto(f"{server}/t/{t.code}/tv")
+    assert said(page, WAIT).count() == 0
+    assert page.locator("#panel .turn .card.on-ruins .notice.ruins").count() == 1
