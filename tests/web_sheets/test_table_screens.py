@@ -3,7 +3,8 @@ bounding boxes: what the room must read now is on it, on a 1280 x 720 TV
 and on a 390 x 844 touch phone, without scrolling, and said once.
 
 - Ruins that still wait for the next explore card (an ambush or a hero came
-  between) say so above the card, not below it, off the screen."""
+  between) say so above the card, not below it, off the screen.
+- The TV says a season's end once, at the top, not again in the box below."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from flask import Flask
 
 from tests.deals import ruins_waiting
-from tests.web_sheets.conftest import make_table, touch_phone
+from tests.web_sheets.conftest import EASY_EDICTS, make_table, touch_phone
 from tests.web_sheets.test_phone_layout import box
 
 pytestmark = [pytest.mark.browser]
@@ -100,3 +101,25 @@ def test_ruins_no_longer_wait_once_an_explore_card_covers_them(app: Flask, serve
     page.goto(f"{server}/t/{t.code}/tv")
     assert said(page, WAIT).count() == 0
     assert page.locator("#panel .turn .card.on-ruins .notice.ruins").count() == 1
+
+
+@pytest.mark.parametrize(("season", "end"), [(0, "End of spring"), (3, "Winter is over: the game ends")])
+def test_the_tv_says_a_season_is_over_once(
+    app: Flask, server: str, browser: Any, season: int, end: str
+) -> None:
+    """At a season's end the TV says so at the top, beside the time track
+    (the box below, with the edicts to score, is below the fold): the box
+    does not say it a second time. A phone, which has no line at the top,
+    says it in the box."""
+    t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
+    t.set_taps(t.season_end(season))
+    page = browser.new_context(viewport=TV).new_page()
+    page.goto(f"{server}/t/{t.code}/tv")
+    assert said(page, end).count() == 1
+    top = box(page, ".season-over-tag")
+    assert top["y"] + top["height"] <= TV["height"]
+    assert page.locator(".season-end").inner_text().startswith("Score edicts")
+    follower = touch_phone(browser)
+    follower.goto(f"{server}/t/{t.code}")
+    assert said(follower, end).count() == 1
+    assert follower.locator(".season-end h2").inner_text() == end
