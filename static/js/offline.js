@@ -119,8 +119,12 @@
       var fresh = holder.querySelector("#panel");
       if (!fresh) return;
       panel().replaceWith(fresh);
+      // As table.js does: once cards are out, the invitation folds and goes to the page's foot.
       var invite = document.querySelector("details.invite");
-      if (invite && n > 0) invite.open = false;
+      if (invite && n > 0) {
+        invite.open = false;
+        if (invite.parentElement.lastElementChild !== invite) invite.parentElement.appendChild(invite);
+      }
       var box = fresh.querySelector(".message");
       if (box) { box.textContent = message || ""; box.hidden = !message; }
       mark();

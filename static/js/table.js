@@ -46,6 +46,16 @@
     if (stripTop < 0 || top + 48 > bottom) turn.scrollIntoView({ block: "start", behavior: "smooth" });
   }
 
+  // Once cards are out, the invitation folds and goes to the page's foot, where
+  // the page puts it from the first card on: the card is what the host sees
+  // first, and a latecomer is still invited from there.
+  function inviteAside() {
+    var invite = document.querySelector("details.invite");
+    if (!invite || taps() === 0) return;
+    invite.open = false;
+    if (invite.parentElement.lastElementChild !== invite) invite.parentElement.appendChild(invite);
+  }
+
   function showMessage(text) {
     var box = panel().querySelector(".message");
     if (!box) return;
@@ -64,9 +74,7 @@
     // whole page is loaded again, once.
     if (fresh && fresh.dataset.mapSide !== panel().dataset.mapSide) return window.location.reload();
     if (fresh) panel().replaceWith(fresh);
-    // Once cards are out, fold the invitation away so the card is what the host sees.
-    var invite = document.querySelector("details.invite");
-    if (invite && taps() > 0) invite.open = false;
+    inviteAside();
     if (message) showMessage(message);
     // A new card: the set-up's notes ("Table ... is ready", a side switched)
     // have been read, and would push every card after it down the screen.

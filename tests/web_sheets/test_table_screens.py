@@ -4,7 +4,9 @@ and on a 390 x 844 touch phone, without scrolling, and said once.
 
 - Ruins that still wait for the next explore card (an ambush or a hero came
   between) say so above the card, not below it, off the screen.
-- The TV says a season's end once, at the top, not again in the box below."""
+- The TV says a season's end once, at the top, not again in the box below.
+- The host's invitation to join gets out of the way of the cards once the
+  first one is out, and still invites later players from the page's foot."""
 
 from __future__ import annotations
 
@@ -123,3 +125,35 @@ def test_the_tv_says_a_season_is_over_once(
     follower.goto(f"{server}/t/{t.code}")
     assert said(follower, end).count() == 1
     assert follower.locator(".season-end h2").inner_text() == end
+
+
+@pytest.mark.parametrize("width", (320, 390, 430))
+def test_the_invitation_makes_way_for_the_first_card(
+    app: Flask, server: str, browser: Any, width: int
+) -> None:
+    """Before the first card the host's page opens on the invitation (join
+    code and QR code). The first Reveal folds it and puts it at the page's
+    foot, as a reload would: the card comes right under the top bar, and
+    the invitation still opens there for a latecomer."""
+    t = make_table(app, ["Ann", "Ben", "Cat"], chosen=EASY_EDICTS)
+    page = touch_phone(browser, width)
+    page.goto(f"{server}/t/{t.code}/host/{t.host}")
+    invite = page.locator("details.invite")
+    assert invite.get_attribute("open") is not None
+    assert box(page, "details.invite")["y"] < box(page, "#panel")["y"]
+    for taps in (1, 2):
+        page.locator("button.reveal").tap()
+        page.wait_for_selector(f'#panel[data-taps="{taps}"]')
+        assert invite.get_attribute("open") is None
+        card = box(page, "#panel .turn .card")
+        assert card["y"] <= box(page, ".top")["height"] + 40, f"the card starts {card['y']:.0f} px down"
+        assert box(page, "details.invite")["y"] > box(page, "section.about")["y"]  # at the page's foot
+    # A latecomer: the folded invitation opens at the page's foot, with the code and the QR code.
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.locator("details.invite summary").tap()
+    assert page.locator("details.invite .join-code").inner_text() == t.code
+    assert page.locator("details.invite .qr svg").is_visible()
+    page.reload()  # the server draws the page so from the first card on
+    assert invite.get_attribute("open") is None
+    assert box(page, "details.invite")["y"] > box(page, "section.about")["y"]
+    assert page.errors == []
