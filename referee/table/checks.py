@@ -5,11 +5,14 @@ checked here for its type and its place in the game: a coin count is a
 number, a space is a row and column on the grid, a monster tag names one of
 this table's ambush cards and covers monster spaces, a hero is a hero card
 on a hero space. Each refusal (400) is one sentence the player can act on.
+The hero cards the editor's Hero brush offers (``hero_choices``) sit beside
+the check of the heroes it sends, so that the page offers what a save accepts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
+from dataclasses import dataclass
 from typing import Any
 
 from referee.rules import heroes, terrain
@@ -132,6 +135,46 @@ def check_heroes(
             ),
         )
     return out
+
+
+@dataclass(frozen=True)
+class HeroChoices:
+    """The hero cards the editor's Hero brush offers on a season's sheet.
+
+    Each hero card is drawn once on a map: "when a hero card is revealed,
+    each player draws a 1x1 square anywhere on their map" and then "discard
+    the hero card and return it to the game box" (``heroes.most_hero_spaces``),
+    so ``check_heroes`` refuses a map that holds one twice. A card the map
+    holds already is offered only to turn its pattern or to move it (the
+    page chooses it when its hero is tapped), never to draw a second."""
+
+    offered: list[str]
+    """The cards revealed from the first season to this one, and any the map
+    holds besides, in the box's order."""
+    on_map: list[str]
+    """The offered cards this map holds already, on a hero space or on one
+    destroyed since."""
+    chosen: str | None
+    """The card the brush starts on: the last revealed that the map does not
+    hold yet (the hero to draw now), else the last revealed, else the last the
+    map holds; None when it offers none."""
+
+    @property
+    def taken(self) -> list[str]:
+        """The cards on the map other than the chosen one: not offered to draw."""
+        return [name for name in self.on_map if name != self.chosen]
+
+
+def hero_choices(table: Table, s: int, drawn: list[dict[str, Any]]) -> HeroChoices:
+    """What the Hero brush offers on season ``s``'s sheet of a map whose
+    heroes are ``drawn`` (as stored: a card and a space each)."""
+    revealed = table.heroes_named(s) if table.heroes else []
+    held = {h["hero"] for h in drawn}
+    offered = [name for name in hero_cards() if name in revealed or name in held]
+    on_map = [name for name in offered if name in held]
+    to_draw = [name for name in revealed if name not in held]
+    starts = to_draw or revealed or on_map
+    return HeroChoices(offered, on_map, starts[-1] if starts else None)
 
 
 def check_no_hero_space(themap: MapSheet) -> None:

@@ -24,6 +24,7 @@ from referee.rules.i18n import _, ngettext
 from referee.table import SEASON_NAMES, SEASONS, SeasonSheet, Seat, Table, ambushes, hosting, scoring
 from referee.table import sheets as table_sheets
 from referee.table.bgstats import bgstats_link
+from referee.table.checks import hero_choices
 from referee.table.deal import hero_patterns
 from referee.table.progress import effects_to_confirm, where_now
 from referee.table.records import coins_before, ever_saved, known_mountains, map_of, scores_by_seat
@@ -287,6 +288,7 @@ def editor_words() -> dict[str, Any]:
         ),
         "heroNoCardTitle": str(_("A hero with no hero card yet")),
         "heroPlaced": str(_("%(hero)s is on the map: a new pattern turns it there at once.")),
+        "heroOnMap": str(_("%(hero)s (on the map)")),
         "heroOffMap": str(
             _("Turned this way, its attack pattern lies wholly off the map: it attacks nothing.")
         ),
@@ -351,6 +353,7 @@ def editor_page(code: str, number: int, season: str, **extra: Any) -> str:
         shapeless_said=editing.shapeless,
         ambush_default=t.latest_ambush(s),
         heroes_out=t.heroes_named(s) if t.heroes else [],
+        hero_choices=hero_choices(t, s, editing.sheet.heroes or []),
         **extra,
     )
 

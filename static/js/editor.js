@@ -134,7 +134,8 @@
   }
 
   // Draw the hero of hero card `card` at `at`, or turn it where it stands. A hero card is one
-  // hero: the card leaves any other space and the hero it replaces, and the monsters their
+  // hero: the card leaves any other space (and a hero with another card at `at`, though a tap
+  // there chooses that card instead: see paint), and the monsters their
   // patterns destroyed on this page live again; then every pattern destroys the monsters in
   // it, at once. Drawn on a space that held no hero (`moved`), the hero moves: its old space
   // is emptied, as a mis-tap put right. Given to a hero already on the map (one a photo read
@@ -271,9 +272,24 @@
     off.textContent = nothing ? TEXT.heroOffMap : "";
   }
 
+  // Each hero card is drawn once on a map: a card the map holds is not offered to draw
+  // again (it says "on the map", and is off), unless it is the one chosen, to turn or move
+  // it. A tap on its hero chooses it (paint). The server offers the same (checks.hero_choices).
+  function renderHeroChoices() {
+    const card = document.getElementById("hero-card");
+    if (!card) return;
+    for (const option of card.options) {
+      const taken = option.value !== card.value && placed(option.value) !== undefined;
+      const name = cfg.heroNames[option.value] || option.value;
+      option.disabled = taken;
+      option.textContent = taken ? TEXT.heroOnMap.replace("%(hero)s", name) : name;
+    }
+  }
+
   function render() {
     renderCoinWarning();
     renderHeroWarning();
+    renderHeroChoices();
     renderHeroHint();
     const hits = attacked();
     // The space the Gorgon's box names is marked apart from the other rings.
@@ -366,6 +382,13 @@
       const card = document.getElementById("hero-card");
       if (!card || !card.value) {
         say(TEXT.noHero, "error"); // no hero card is out: there is no hero to draw
+        return;
+      }
+      // A hero drawn with another card is not drawn over: the tap chooses its card, whose
+      // pattern the Pattern select then turns, and which a tap elsewhere moves.
+      const there = state.heroes.find((h) => h.at[0] === r && h.at[1] === c);
+      if (there && there.hero !== card.value && Array.from(card.options).some((o) => o.value === there.hero)) {
+        card.value = there.hero;
         return;
       }
       state.codes[i] = "H";

@@ -2,8 +2,10 @@
 320 x 640: after a photo, the hero card and pattern sit right under the map,
 so that the map and the selects share the screen while each photographed
 hero gets its card; a new pattern turns the hero already drawn with the
-chosen card at once (and a pattern wholly off the map says so); and each
-hero space shows which card it holds, or a "?" while it holds none.
+chosen card at once (and a pattern wholly off the map says so); each
+hero space shows which card it holds, or a "?" while it holds none; and a
+hero card the map holds is not offered to draw again: a tap on its hero
+chooses it.
 
 The photo reader is replaced by a fixed reading, as in
 ``test_hero_card_browser.py``: these tests are about the editor."""
@@ -363,8 +365,9 @@ def test_each_hero_space_shows_its_card(
         assert space.inner_text() == initials
         assert space.get_attribute("title") == name
         assert space.evaluate("c => c.scrollWidth <= c.clientWidth"), f"{initials} is cut at {width} px"
-    # The hero card select picks the hero to turn, and says so once the map holds it.
-    card.select_option("Dobrik of Lorkheim")
+    # A tap on a hero chooses its card, to turn it, and a line says the map holds it.
+    cell(page, 2, 2).tap()
+    assert card.input_value() == "Dobrik of Lorkheim"
     assert page.locator("#hero-placed").inner_text().startswith("Dobrik of Lorkheim is on the map")
     # A hero card is one hero. Drawn again on a space that held no hero, it moves there (a
     # mis-tap put right): its first space is empty.
@@ -377,4 +380,64 @@ def test_each_hero_space_shows_its_card(
     assert cell(page, 9, 9).inner_text() == "Do"
     assert cell(page, 2, 8).inner_text() == "?"
     assert "row 3, column 9 has no hero card yet" in page.locator("#hero-warning").inner_text()
+    assert page.errors == []
+
+
+# --- 4. a hero card is drawn once on a map -----------------------------------------------------------
+
+DOBRIK, DAL = "Dobrik of Lorkheim", "Dal of Jolev"
+
+
+def test_a_hero_card_on_the_map_is_not_offered_again(
+    app: Flask, client: FlaskClient, server: str, browser: Any
+) -> None:
+    """Summer revealed Dobrik and Dal; the map holds Dobrik, and a hero a
+    photo read with no card. The select opens on Dal, the card to draw, and
+    offers Dobrik only as "on the map" (off): each hero card is drawn once,
+    and a tap with Dobrik's card on the hero with none would have taken his
+    card off his own space. Dal's card goes to the hero with none; a tap on
+    Dobrik then chooses his card, to turn him, and moves nothing; and the
+    save keeps each card on its own space."""
+    t = make_table(app, ["Ann", "Ben"], edition="heroes", side="C", seed=BOTH_D)
+    as_host(client, t)
+    t.set_taps(t.season_end(0))
+    assert save(client, t, 1, "spring", drawn()).status_code == 200
+    assert score(client, t, 1, "spring").status_code == 303
+    t.set_taps(t.season_end(1))
+    dobrik = [{"hero": DOBRIK, "at": [2, 2], "orientation": "printed"}]
+    assert save(client, t, 1, "summer", drawn(r2c2="H", r9c9="H"), heroes=dobrik).status_code == 200
+    page = phone(browser, 390)
+    page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
+    page.goto(f"{server}/t/{t.code}/sheets/1/summer")
+    page.locator('.brush[data-brush="H"]').tap()
+    card = page.locator("#hero-card")
+
+    def offered() -> dict[str, tuple[str, bool]]:
+        found = card.locator("option").evaluate_all("os => os.map(o => [o.value, o.textContent, o.disabled])")
+        return {value: (text, off) for value, text, off in found}
+
+    assert card.input_value() == DAL
+    assert offered() == {DOBRIK: ("Dobrik of Lorkheim (on the map)", True), DAL: (DAL, False)}
+    page.screenshot(path=str(SHOTS / "hero-once-offered-390.png"))
+
+    cell(page, 9, 9).tap()  # the hero with no card is Dal
+    assert (cell(page, 9, 9).inner_text(), cell(page, 2, 2).inner_text()) == ("Da", "Do")
+    assert offered()[DOBRIK] == ("Dobrik of Lorkheim (on the map)", True)
+
+    cell(page, 2, 2).tap()  # Dobrik's hero: his card is chosen, nothing moves
+    assert card.input_value() == DOBRIK
+    assert (cell(page, 9, 9).inner_text(), cell(page, 2, 2).inner_text()) == ("Da", "Do")
+    assert page.locator("#hero-placed").inner_text() == (
+        "Dobrik of Lorkheim is on the map: a new pattern turns it there at once."
+    )
+    assert offered() == {DOBRIK: (DOBRIK, False), DAL: ("Dal of Jolev (on the map)", True)}
+    page.locator("#undo").tap()  # the tap that chose changed nothing: Undo takes back Dal's card
+    assert cell(page, 9, 9).inner_text() == "?"
+    page.locator("#redo").tap()
+
+    page.locator("#save").tap()
+    page.wait_for_selector("#status:text-is('Saved.')")
+    stored = {h["hero"]: h["at"] for h in editor(client, t, 1, "summer")[1]["heroes"]}
+    assert stored == {DOBRIK: [2, 2], DAL: [9, 9]}
+    assert page.locator("#hero-warning").is_hidden()
     assert page.errors == []
