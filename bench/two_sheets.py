@@ -16,15 +16,26 @@ grid may be missed alone, and then there is only one sheet to find.
 Never on a measured set alone as a yardstick of the reader's constants:
 the pairs should come from draws no constant was chosen on.
 
+``--as-drawn`` reads a folder's photos as they are instead, for a draw made
+with ``tools/make_samples.py --neighbour P``: there another player's sheet
+of the same pad lies on the table beside the player's, in one photo, in
+the same plane and light. A photo whose neighbour's grid is wholly in the
+picture should be refused as two sheets; one whose neighbour's grid is
+cut by the picture's edge, or out of it, should be read, and as the
+player's grid (the reading's corners within half a square of its own).
+
 Usage::
 
     python bench/two_sheets.py /tmp/t22000 --pairs 80
+    python tools/make_samples.py --out /tmp/nb70000 --count 300 --seed 70000 --neighbour 1 --jobs 2
+    python bench/two_sheets.py /tmp/nb70000 --as-drawn
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -73,6 +84,65 @@ def joined(first: Path, second: Path, beside: bool) -> bytes:
     return bytes(jpeg.tobytes())
 
 
+def _off(corners: NDArray[np.float64], truth: object) -> float:
+    """How far ``corners`` lie from a grid's true corners ``truth``, the
+    farthest corner, in that grid's squares, whichever corner is first."""
+    want = np.asarray(truth, np.float64)
+    square = float(np.linalg.norm(want[0] - want[1])) / 11
+    return min(float(np.abs(np.roll(corners, k, axis=0) - want).max()) for k in range(4)) / square
+
+
+def _read_as_drawn(path: Path) -> tuple[str, str, float]:
+    """Where the neighbour's sheet of the photo at ``path`` lies, what the
+    reader did with the photo, and its CPU seconds."""
+    cv2.setNumThreads(1)
+    truth = json.loads(path.with_suffix(".json").read_text())
+    theirs = truth.get("neighbour")
+    if theirs is None:
+        where = "no neighbour's sheet"
+    elif theirs["in_picture"] >= 1.0:
+        where = "neighbour's grid whole in the picture"
+    elif theirs["in_picture"] > 0:
+        where = "neighbour's grid cut by the edge"
+    else:
+        where = "neighbour's grid out of the picture"
+    where += f" ({truth.get('difficulty', 'normal')})"
+    t0 = time.process_time()
+    try:
+        reading = read_sheet(path.read_bytes(), str(truth["side"]))
+        corners = np.asarray(reading.corners, np.float64)
+        if _off(corners, truth["corners_px"]) < 0.5:
+            said = "read, the player's grid"
+        elif theirs is not None and _off(corners, theirs["corners_px"]) < 0.5:
+            said = "read, the NEIGHBOUR's grid"
+        else:
+            said = "read, neither grid"
+    except TwoSheetsError:
+        said = "two sheets"
+    except VisionError as e:
+        said = f"refused otherwise ({type(e).__name__})"
+    return where, said, time.process_time() - t0
+
+
+def as_drawn(folder: Path, jobs: int) -> None:
+    """Read each photo of ``folder`` as it is, ``jobs`` at a time, and print
+    what the reader did with it by where the neighbour's sheet lies
+    (``--as-drawn``)."""
+    paths = sorted(folder.glob("*.jpg"))
+    if jobs > 1:
+        with multiprocessing.Pool(jobs) as pool:
+            read = pool.map(_read_as_drawn, paths, chunksize=1)
+    else:
+        read = [_read_as_drawn(p) for p in paths]
+    outcomes = Counter((where, said) for where, said, _t in read)
+    times = [t for _w, _s, t in read]
+    for where in sorted({w for w, _ in outcomes}):
+        n = sum(v for (w, _), v in outcomes.items() if w == where)
+        said = ", ".join(f"{s} {v} ({v / n:.0%})" for (w, s), v in sorted(outcomes.items()) if w == where)
+        print(f"{where}: {n} photos: {said}")
+    print(f"CPU s per photo: median {np.median(times):.2f}, p95 {np.percentile(times, 95):.2f}")
+
+
 def _hard(path: Path) -> bool:
     return json.loads(path.with_suffix(".json").read_text()).get("difficulty", "normal") != "normal"
 
@@ -81,8 +151,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path)
     parser.add_argument("--pairs", type=int, default=80)
+    parser.add_argument("--as-drawn", action="store_true", help="read the photos as they are, not joined")
+    parser.add_argument("--jobs", type=int, default=1, help="photos read at once (--as-drawn)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
+    if args.as_drawn:
+        as_drawn(args.folder, args.jobs)
+        return
     outcomes: Counter[tuple[str, str]] = Counter()
     times: list[float] = []
     for k, (side, first, second) in enumerate(pairs(args.folder, args.pairs)):

@@ -48,6 +48,17 @@ gives that share of the sheets on training papers stains of a spilt drink
 or of damp, of shapes of their own (``sheet_design.blotches``), unlike the
 held-out aged paper's soft round stains; they are drawn from the seed
 apart, so that the same draw without them is the same photos.
+``--neighbour P`` puts another player's sheet on the table beside the
+player's in that share of the photos (``scene.neighbour``): the same
+design and side, a map, pencils and coins of its own, to either side
+mostly, turned as a player beside or across the table holds theirs. Half
+of those photos frame both grids, filling 70 to 97 % of the picture with
+the two (``NEIGHBOURS_FILL``), and half the player's grid alone, as any
+photo, so that the neighbour's sheet is cut by the picture's edge or out
+of it. The truth then says where it is (``neighbour``: its grid's
+``corners_px``, its ``turn`` and the share ``in_picture`` of its grid).
+It is drawn from the seed apart too; ``bench/two_sheets.py --as-drawn``
+reads such a draw.
 
 Held-out designs (``--designs holdout``): these variants never appear in a
 training set (``--designs train``), and each held-out sample uses at least
@@ -182,6 +193,13 @@ HARD_EFFECTS = ("tilt", "dim", "cast", "shadow", "blur", "light_pencil", "occlud
 SIDES = {"A": 0.45, "B": 0.45, "C": 0.05, "D": 0.05}
 
 
+NEIGHBOURS_FILL = (0.7, 0.97)
+"""How much of the picture a photo framing both the player's grid and a
+neighbour's fills with the two (``scene.camera``'s ``fill_range``): the
+player aims at their own sheet, so it fills about a third of the picture
+or more, as any photo's grid does, and the neighbour's lies beside it."""
+
+
 def _pick_background(rng: np.random.Generator, designs: str) -> str:
     held = sorted(scene.HOLDOUT_BACKGROUNDS)
     kept = [b for b in scene.BACKGROUNDS if b not in scene.HOLDOUT_BACKGROUNDS]
@@ -207,10 +225,13 @@ def make_one(
     max_mp: float = 12.5,
     family: str | None = None,
     stains: float = 0.0,
+    neighbour: float = 0.0,
 ) -> tuple[bytes, dict[str, object]]:
     """One photo (JPEG bytes) and its truth; ``family`` forces the design
     family; ``stains`` is the chance of stains on training papers, drawn
-    from the seed apart, so that a draw without them is the same photos."""
+    from the seed apart, so that a draw without them is the same photos;
+    ``neighbour`` the chance of another player's sheet on the table beside
+    the player's (``_neighbours_sheet``), drawn from the seed apart too."""
     rng = np.random.default_rng(seed)
     side = map_sides()[str(rng.choice(list(SIDES), p=list(SIDES.values())))]
     style = force_style or ("color" if rng.random() < 0.55 else "graphite")
@@ -238,16 +259,26 @@ def make_one(
     ws = min(1.0, WORK / max(w, h))
     cw, ch = round(w * ws), round(h * ws)
     grid_box = (design.grid_x, design.grid_y, design.grid_x + SIZE, design.grid_y + SIZE)
+    gc_units = np.array(design.grid_corners(1.0), np.float32)
+    beside_rng = np.random.default_rng([seed, 2])  # apart from ``rng``: see the docstring
+    beside: tuple[np.ndarray, float] | None = None
+    framed, fill = grid_box, (0.33, 0.97)
+    if beside_rng.random() < neighbour:
+        beside = scene.neighbour(beside_rng, design.page_w, design.page_h)
+        if beside_rng.random() < 0.5:  # the photo frames both grids, else the player's alone
+            both = np.vstack([gc_units, cv2.perspectiveTransform(gc_units[None], beside[0])[0]])
+            framed = (*both.min(axis=0), *both.max(axis=0))
+            fill = NEIGHBOURS_FILL
     H_full, cam = scene.camera(
         rng,
         (design.page_w, design.page_h),
-        grid_box,
+        framed,
         w,
         h,
         (25.0, 50.0) if "tilt" in effects else (0.0, 30.0),
+        fill,
     )
     H_units = np.diag([ws, ws, 1.0]) @ H_full
-    gc_units = np.array(design.grid_corners(1.0), np.float32)
     quad = cv2.perspectiveTransform(gc_units[None], H_units)[0]
     ppu = math.sqrt(abs(cv2.contourArea(quad))) / SIZE
     u = float(np.clip(ppu * 1.1, 28, 100))
@@ -260,9 +291,7 @@ def make_one(
     if stained:
         texture = texture * sheet_design.blotches(stain_rng, design, sheet.height, sheet.width)
     pressure = rng.uniform(0.4, 0.6) if "light_pencil" in effects else rng.uniform(0.65, 1.05)
-    writing = [(design.grid_x + 2.5, design.name_y, 4.0)] + [
-        (x0 + 0.2, y0 + 0.5 + (y1 - y0) * 0.3, 1.2) for x0, y0, x1, y1 in design.season_boxes()
-    ]
+    writing = _writing(design)
     marked = pencil.mark_sheet(
         rng, sheet, texture, (design.grid_x, design.grid_y), design.coin_centres(), design.coin_r, writing,
         grid, under, style, coins, u, glyphs, pressure,
@@ -278,11 +307,23 @@ def make_one(
     )
     mask = np.zeros(((ch + 3) // 4, (cw + 3) // 4), np.float32)
     cv2.fillConvexPoly(mask, cv2.perspectiveTransform(page[None], quarter)[0].astype(np.int32), 1.0)
+    if beside is not None:
+        on_table = cv2.perspectiveTransform(page[None], quarter @ beside[0])[0]
+        cv2.fillConvexPoly(mask, on_table.astype(np.int32), 1.0)
     blur_k = max(1, int(0.0025 * cw))
     drop = cv2.GaussianBlur(mask, (0, 0), blur_k * 0.8)
     drop = np.roll(np.roll(drop, blur_k, 0), blur_k, 1)
     drop = cv2.resize(drop, (cw, ch), interpolation=cv2.INTER_LINEAR)
     photo *= 1 - rng.uniform(0.15, 0.4) * drop[..., None]
+    if beside is not None:
+        cv2.warpPerspective(
+            _neighbours_sheet(beside_rng, design, side, u),
+            H_units @ beside[0] @ np.diag([1 / u, 1 / u, 1.0]),
+            (cw, ch),
+            dst=photo,
+            borderMode=cv2.BORDER_TRANSPARENT,
+            flags=cv2.INTER_LINEAR,
+        )
     cv2.warpPerspective(
         curled, H, (cw, ch), dst=photo, borderMode=cv2.BORDER_TRANSPARENT, flags=cv2.INTER_LINEAR
     )
@@ -297,9 +338,12 @@ def make_one(
     photo = scene.light(rng, photo, effects, corners)
     photo = scene.blur(rng, photo, effects, ppu)
     img8 = (np.clip(photo, 0, 1) * 255).astype(np.uint8)
+    theirs = None if beside is None else cv2.perspectiveTransform(gc_units[None], H_units @ beside[0])[0]
     if (cw, ch) != (w, h):
         img8 = cv2.resize(img8, (w, h), interpolation=cv2.INTER_LINEAR)
         corners = (corners + 0.5) * np.array([w / cw, h / ch], np.float32) - 0.5
+        if theirs is not None:
+            theirs = (theirs + 0.5) * np.array([w / cw, h / ch], np.float32) - 0.5
     sigma = rng.uniform(0.004, 0.02) * (2.5 if "dim" in effects else 1.0)
     img8 = scene.sensor_noise(rng, img8, sigma, "dim" in effects)
     img = Image.fromarray(img8)
@@ -332,10 +376,58 @@ def make_one(
         "hard": sorted(effects),
         "occluder": occluded,
         "stained": bool(stained),
+        **(
+            {}
+            if theirs is None or beside is None
+            else {"neighbour": _neighbour_truth(theirs, beside[1], w, h)}
+        ),
         "exif_orientation": orientation,
         "seed": seed,
     }
     return buf.getvalue(), truth
+
+
+def _writing(design: sheet_design.Design) -> list[tuple[float, float, float]]:
+    """Where a player writes on their sheet, and how wide: their name, and a
+    score in each season's box."""
+    return [(design.grid_x + 2.5, design.name_y, 4.0)] + [
+        (x0 + 0.2, y0 + 0.5 + (y1 - y0) * 0.3, 1.2) for x0, y0, x1, y1 in design.season_boxes()
+    ]
+
+
+def _neighbours_sheet(
+    rng: np.random.Generator, design: sheet_design.Design, side: MapSide, u: float
+) -> np.ndarray:
+    """Another player's sheet from the same pad, at ``u`` px per unit: the
+    player's design and side, with a map, pencils, coins and writing of its
+    own, and not curled. At a table every sheet is of one side, so the
+    reader cannot tell the player's from it by its printed spaces."""
+    style = "color" if rng.random() < 0.55 else "graphite"
+    glyphs = _pick_glyphs(rng) if style == "graphite" else "letters"
+    grid, under = random_map(rng, side, MIX)
+    sheet = sheet_design.draw_sheet(design, side, u)
+    texture = sheet_design.paper_texture(rng, design, sheet.height, sheet.width)
+    writing = _writing(design)
+    coins = int(rng.integers(0, side.coin_track + 1))
+    return pencil.mark_sheet(
+        rng, sheet, texture, (design.grid_x, design.grid_y), design.coin_centres(), design.coin_r, writing,
+        grid, under, style, coins, u, glyphs, float(rng.uniform(0.65, 1.05)),
+    )  # fmt: skip
+
+
+def _neighbour_truth(corners: np.ndarray, turn: float, w: int, h: int) -> dict[str, object]:
+    """What the truth says of a neighbour's sheet: its grid's outer corners
+    in image pixels as composed (its own TL, TR, BR, BL), its turn from the
+    player's, and the share of its grid inside the picture (1: whole)."""
+    frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    quad = corners.astype(np.float32)
+    inside, _ = cv2.intersectConvexConvex(quad, frame)
+    area = abs(float(cv2.contourArea(quad)))
+    return {
+        "corners_px": [[round(float(x), 1), round(float(y), 1)] for x, y in corners],
+        "turn": round(turn % 360, 1),
+        "in_picture": round(float(inside) / area, 3) if area > 0 else 0.0,
+    }
 
 
 def write_sample(job: tuple[Path, int, int, dict[str, object]]) -> None:
@@ -369,6 +461,12 @@ def main() -> None:
         default=0.0,
         help="share of sheets on training papers with stains of a spilt drink or damp",
     )
+    ap.add_argument(
+        "--neighbour",
+        type=float,
+        default=0.0,
+        help="share of photos with another player's sheet on the table beside the player's",
+    )
     args = ap.parse_args()
     style = {"colour": "color", "pencil": "graphite"}.get(args.style, args.style)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -381,6 +479,7 @@ def main() -> None:
         "max_mp": args.max_mp,
         "family": args.family,
         "stains": args.stains,
+        "neighbour": args.neighbour,
     }
     jobs = [(args.out, k, args.seed * 100003 + k, opts) for k in range(args.count)]
     t0 = time.perf_counter()

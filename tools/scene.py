@@ -11,6 +11,8 @@
   shadow across the grid, stronger or motion blur.
 - Occluders: a pencil or a fingertip on the margin; for hard samples a
   pencil, finger or hand, or coins lying on the grid itself.
+- A neighbour's sheet (``neighbour``): another player's sheet of the pad
+  lying on the table beside the player's, in the same plane.
 """
 
 from __future__ import annotations
@@ -160,6 +162,42 @@ def _table(rng: np.random.Generator, kind: str, w: int, h: int, ppu: float) -> n
     return img
 
 
+NEIGHBOUR_SIDES = ((1.0, 0.0, 0.35), (-1.0, 0.0, 0.35), (0.0, 1.0, 0.15), (0.0, -1.0, 0.15))
+"""Where a neighbour's sheet lies from the player's, in the player's page's
+own directions, and how often: mostly to either side (the players beside
+them), less often above or below (across the table)."""
+NEIGHBOUR_TURNS = ((0.0, 0.5), (90.0, 0.15), (180.0, 0.2), (270.0, 0.15))
+"""How a neighbour's sheet is turned from the player's, and how often: as
+the player's for someone beside them, upside down across the table, a
+quarter turn from the table's ends; each then off by some degrees."""
+
+
+def neighbour(rng: np.random.Generator, page_w: float, page_h: float) -> tuple[np.ndarray, float]:
+    """Where another player's sheet of the same pad lies on the table: the
+    homography (a turn and a shift) from its page units to the player's
+    page units, and its turn in degrees. It lies beside the player's sheet
+    (``NEIGHBOUR_SIDES``) with a gap of a fifth of a square to three
+    squares, slid along that side by up to a third of the page, turned as
+    ``NEIGHBOUR_TURNS`` says and a few degrees more; it never overlaps the
+    player's page."""
+    sides, turns = NEIGHBOUR_SIDES, NEIGHBOUR_TURNS
+    ex, ey, _p = sides[int(rng.choice(len(sides), p=[p for *_e, p in sides]))]
+    turn = float(turns[int(rng.choice(len(turns), p=[p for _t, p in turns]))][0] + rng.normal(0, 8))
+    a = math.radians(turn)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    half = np.array([page_w, page_h]) / 2
+    corners = (np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * half) @ rot.T
+    along = np.array([ex, ey])
+    across = np.array([-ey, ex])
+    reach = float(np.abs(half @ np.abs(along))) + float((corners @ along).max())
+    slide = rng.uniform(-1 / 3, 1 / 3) * float(np.abs(half @ np.abs(across))) * 2
+    centre = half + along * (reach + rng.uniform(0.2, 3.0)) + across * slide
+    to_player = np.eye(3)
+    to_player[:2, :2] = rot
+    to_player[:2, 2] = centre - rot @ half
+    return to_player, turn
+
+
 def camera(
     rng: np.random.Generator,
     page_wh: tuple[float, float],
@@ -167,9 +205,13 @@ def camera(
     w: int,
     h: int,
     max_tilt: tuple[float, float],
+    fill_range: tuple[float, float] = (0.33, 0.97),
 ) -> tuple[np.ndarray, dict[str, float]]:
     """Homography from page units to photo pixels: turned, tilted, placed so
-    that the whole grid is in the picture, filling a third of it to nearly all."""
+    that the whole grid is in the picture, filling a third of it to nearly
+    all (``fill_range``: of the picture's width or height, whichever it
+    reaches first). ``grid_box`` may hold more than the grid: both grids of
+    a photo of two sheets."""
     rot = (
         math.radians(90 * int(rng.integers(4)) + rng.normal(0, 8))
         if rng.random() < 0.75
@@ -199,7 +241,7 @@ def camera(
     pg = project(grid)
     lo, hi = pg.min(0), pg.max(0)
     span = hi - lo
-    fill = rng.uniform(0.33, 0.97)
+    fill = rng.uniform(*fill_range)
     scale = fill * min(w / span[0], h / span[1])
     # the grid 350 to 3000 px across
     across = math.sqrt(abs(cv2.contourArea((pg * scale).astype(np.float32))))

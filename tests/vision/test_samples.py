@@ -339,3 +339,35 @@ def test_a_stain_browns_the_paper_in_a_shape_of_its_own() -> None:
         assert 0 < inside.mean() < 0.6
         red, _, blue = taken[inside].mean(axis=0)
         assert blue > red > -0.01
+
+
+def test_a_neighbours_sheet_lies_beside_the_players_and_is_said_where(tmp_path: Path) -> None:
+    """``--neighbour``: another player's sheet of the same pad on the table,
+    drawn from the seed apart, so the player's sheet, map and coins are
+    those of the same seed without it; the truth says where its grid lies,
+    never over the player's."""
+    import numpy as np
+
+    plain, beside = tmp_path / "plain", tmp_path / "beside"
+    plain.mkdir()
+    beside.mkdir()
+    framed = set()
+    for k in range(6):
+        a = _sample(plain, k, 5150 + k)
+        b = _sample(beside, k, 5150 + k, neighbour=1.0)
+        _check(beside, k, b)
+        assert "neighbour" not in a
+        for key in ("side", "style", "grid", "coins", "design", "glyphs", "background"):
+            assert a[key] == b[key], key
+        theirs = b["neighbour"]
+        assert len(theirs["corners_px"]) == 4 and 0 <= theirs["turn"] < 360
+        assert 0.0 <= theirs["in_picture"] <= 1.0
+        mine, other = (np.array(q, float) for q in (b["corners_px"], theirs["corners_px"]))
+        # the two grids do not overlap: each lies wholly to one side of the other's centre line
+        gap = np.linalg.norm(mine.mean(axis=0) - other.mean(axis=0))
+        assert gap > 0.5 * (np.linalg.norm(mine[0] - mine[2]) + np.linalg.norm(other[0] - other[2])) / 2
+        framed.add(theirs["in_picture"] == 1.0)
+        if theirs["in_picture"] == 1.0:
+            w, h = b["image_size"]
+            assert all(0 <= x <= w and 0 <= y <= h for x, y in theirs["corners_px"])
+    assert framed == {True, False}  # some photos frame both grids, some the player's alone

@@ -91,3 +91,27 @@ def test_the_bench_pairs_photos_of_one_side_and_joins_them(tmp_path: Path) -> No
         assert max(picture.shape[:2]) <= bench.LONGEST
         wide = picture.shape[1] / picture.shape[0]
         assert (wide > max(a.shape[1] / a.shape[0], b.shape[1] / b.shape[0])) == beside
+
+
+def test_the_bench_reads_photos_drawn_with_a_neighbours_sheet(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``bench/two_sheets.py --as-drawn`` reads a draw made with
+    ``make_samples.py --neighbour`` as it is, and says what the reader did
+    by where the neighbour's sheet lies; ``_off`` tells which grid was read."""
+    import sys
+
+    sys.path.insert(0, str(SAMPLES.parent / "tools"))
+    import make_samples
+
+    bench = load_script("bench/two_sheets.py")
+    make_samples.write_sample((tmp_path, 0, 5151, {"max_mp": 2.0, "neighbour": 1.0, "hard_share": 0.0}))
+    truth = json.loads((tmp_path / "000.json").read_text())
+    assert truth["neighbour"]["in_picture"] == 1.0  # this seed frames both grids
+    mine = np.array(truth["corners_px"], float)
+    assert bench._off(np.roll(mine, 1, axis=0), truth["corners_px"]) == 0.0
+    assert bench._off(np.array(truth["neighbour"]["corners_px"], float), truth["corners_px"]) > 2
+    bench.as_drawn(tmp_path, 1)
+    said = capsys.readouterr().out
+    assert said.startswith("neighbour's grid whole in the picture (normal): 1 photos: ")
+    assert "two sheets 1 (100%)" in said
