@@ -59,6 +59,7 @@ from referee.vision.errors import (
     NoGridError,
     OtherSideError,
     TooLargeError,
+    TwoSheetsError,
     VisionError,
     WrongSheetError,
 )
@@ -288,15 +289,19 @@ def _refuse(
     sentence: str,
     data: bytes | None = None,
     side_switch_url: str | None = None,
+    own: bool = False,
 ) -> ResponseReturnValue:
     """The editor again with the refusal on top (JSON for API clients); nothing
     saved changes. With the refused photo (``data``: a good picture in which
     no grid was found, or none that matched the side), the page also offers
-    to mark the grid's corners on it; with ``side_switch_url``, a link to
+    to mark the grid's corners on it, asking for the player's ``own``
+    sheet's when the photo showed two; with ``side_switch_url``, a link to
     the host page's side switch."""
     if wants_json():
         return answer(status, sentence)
     mark = _aside(_mark_photo, data) if data is not None else None
+    if mark is not None:
+        mark["own"] = own
     page = sheets.editor_page(
         code, number, season, photo_error=sentence, mark_photo=mark, side_switch_url=side_switch_url
     )
@@ -358,7 +363,13 @@ def read(code: str, number: int, season: str) -> ResponseReturnValue:
         # no grid found, or none that matched the side: the player can mark it
         markable = isinstance(error, NoGridError | WrongSheetError)
         return _refuse(
-            code, number, season, _status(error), sheets.sentence(str(error)), data if markable else None
+            code,
+            number,
+            season,
+            _status(error),
+            sheets.sentence(str(error)),
+            data if markable else None,
+            own=isinstance(error, TwoSheetsError),
         )
     config = reading_config(t, sheet, reading, coins_before(get_session(), seat, s))
     if wants_json():

@@ -75,6 +75,7 @@ def test_a_refused_photo_comes_back_to_mark_the_corners_on(app: Flask, client: F
     jpeg, width, height = _mark_photo(response.text)
     assert max(width, height) <= 1400 and jpeg.startswith(b"\xff\xd8")
     assert 'id="mark-grid"' in response.text and re.search(r"js/corners\.\w+\.js", response.text)
+    assert '<h2 id="mark-title">Mark the grid yourself</h2>' in response.text
 
 
 def test_the_marked_photo_reads_near_its_corners(app: Flask, client: FlaskClient) -> None:
@@ -177,6 +178,7 @@ def test_a_photo_of_two_sheets_asks_for_the_players_own(app: Flask, client: Flas
     response = post_photo(client, t, 1, "spring", data)
     assert response.status_code == 422
     assert (photo_error(response.text) or "").startswith("Two map sheets are in the photo")
+    assert '<h2 id="mark-title">Mark the grid of your own sheet</h2>' in response.text
     assert stored_sheets(app, t) == before
     jpeg, width, _ = _mark_photo(response.text)
     marked = _post_marked(client, t, jpeg, _marks(left, width / _width(data)))
