@@ -212,9 +212,12 @@ def reading_config(
     spaces of the saved map that the photo reads differently (a filled space
     is never emptied in play), and heroes with no hero card yet. ``retake``
     says whether the reader doubts so many squares that another photo may
-    read better. Coins read below ``filled_before``, the count the season
-    before was scored with, are set aside (``coinsBelow``): a filled coin is
-    never emptied in play, so that reading is wrong, and the player is asked;
+    read better. ``heroNamed``: each hero space read given the one hero
+    card out that the map did not hold, with whether that space is doubted
+    (a square read as a hero wrongly still takes the card). Coins read
+    below ``filled_before``, the count the season before was scored with,
+    are set aside (``coinsBelow``): a filled coin is never emptied in play,
+    so that reading is wrong, and the player is asked;
     a track the season before filled whole is full still, read or not.
 
     Once the player has saved this season's sheet (its revision is past the
@@ -250,7 +253,8 @@ def reading_config(
         "coinsKept": sheet.coins if saved_here and reading.coins is None else None,
         "savedHere": saved_here,
         "heroes": heroes.kept + heroes.named,
-        "heroNamed": [[h["hero"], h["at"]] for h in heroes.named],
+        # the card is sure (the one out that the map did not hold); its space is as sure as its reading
+        "heroNamed": [[h["hero"], h["at"], h["at"][0] * SIZE + h["at"][1] in doubtful] for h in heroes.named],
         "doubtful": sorted(doubtful),
         "changed": sorted(changed - doubtful),
         "unnamed": sorted(unnamed),

@@ -326,6 +326,13 @@
     });
     const checkCount = document.getElementById("check-count");
     if (checkCount) checkCount.textContent = counted(TEXT.outlined, toCheck.size);
+    // none left to check: the sentence without a count ("Check the map ...")
+    const checkSome = document.getElementById("check-some");
+    const checkNone = document.getElementById("check-none");
+    if (checkSome && checkNone) {
+      checkSome.hidden = toCheck.size === 0;
+      checkNone.hidden = toCheck.size > 0;
+    }
     const count = document.getElementById("coin-count");
     if (count) count.textContent = state.coins;
     root.querySelectorAll("#coin-track .coin").forEach((b) => {

@@ -658,3 +658,28 @@ def test_a_saved_photo_can_be_chosen_instead_of_the_camera(app: Flask, server: s
         assert "not saved yet" in page.locator("#photo-note").inner_text()
         assert errors == []
         browser.close()
+
+
+def test_the_count_of_squares_to_check_goes_down_to_a_sentence_without_one(app: Flask, server: str) -> None:
+    """Each outlined square the player taps is checked: the note counts the
+    rest down, and once none is left it asks to check the map, not "the 0
+    outlined squares"."""
+    sync_playwright = playwright_or_skip()
+    data, truth = sample()
+    t = make_table(app, ["Ann", "Ben"], side=truth["side"])
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page, errors = _photographed(browser, server, t.code)
+        outlined = page.locator("#board .cell.doubtful").evaluate_all("cells => cells.map(c => +c.dataset.i)")
+        assert outlined, "the sample's reading outlines no square: choose a photo that does"
+        assert page.locator("#check-none").is_hidden()
+        page.click('.brush[data-brush="F"]')
+        for left, i in reversed(list(enumerate(outlined))):
+            page.locator(f'#board .cell[data-i="{i}"]').tap()
+            if left:
+                assert page.locator("#check-count").inner_text().startswith(f"{left} outlined square")
+        assert page.locator("#check-some").is_hidden()
+        assert page.locator("#check-none").is_visible()
+        assert page.locator("#check-none").inner_text().startswith("Check the map against your sheet")
+        assert errors == []
+        browser.close()

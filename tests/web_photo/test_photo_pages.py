@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from flask import Flask
+from flask import Flask, render_template
 from flask.testing import FlaskClient
 from PIL import Image
 
@@ -205,7 +205,7 @@ def test_a_map_holds_no_more_heroes_than_the_deal_revealed(
     assert [i for i, (a, b) in enumerate(zip(everything, shown["map"], strict=True)) if a != b] == dropped
     # The one hero card out is the one hero space's: named, its pattern as printed.
     cards = [r.name for turn in spring for r in turn.reveals if r.kind == "hero"]
-    named = [[card, [i // 11, i % 11]] for card, i in zip(cards, kept, strict=True)]
+    named = [[card, [i // 11, i % 11], i in shown["doubtful"]] for card, i in zip(cards, kept, strict=True)]
     assert shown["heroNamed"] == named
     assert [h["hero"] for h in shown["heroes"]] == cards
     assert ("the one hero card out that your map did not hold" in response.text) == bool(revealed)
@@ -653,3 +653,31 @@ def test_the_reading_address_opens_the_sheet(app: Flask, client: FlaskClient) ->
     assert client.get(f"/t/{t.code}/sheets/1/spring/photo", follow_redirects=True).status_code == 200
     switch = client.get(f"/language/cs?next=/t/{t.code}/sheets/1/spring/photo", follow_redirects=True)
     assert switch.status_code == 200 and 'lang="cs"' in switch.text
+
+
+@pytest.mark.parametrize("doubted", [False, True])
+def test_a_hero_named_by_the_one_card_out_is_as_sure_as_its_square(app: Flask, doubted: bool) -> None:
+    """One new hero space and one hero card out: the card is the space's.
+    The card is sure; where the hero lies is only as sure as the square's
+    reading, so an outlined square is named with an "if"."""
+    grid = [list(row) for row in MapSheet.blank("A").text().splitlines()]
+    grid[7][8] = "H"
+    reading = SimpleNamespace(
+        grid=tuple("".join(r) for r in grid),
+        confidence=tuple(tuple([1.0] * 11) for _ in range(11)),
+        coins=0,
+        doubtful=lambda: [(7, 8)] if doubted else [],
+        worth_retaking=lambda: False,
+    )
+    sheet = SimpleNamespace(
+        map_text=MapSheet.blank("A").text(), heroes=[], revision=1, season=0, monsters=[], coins=0
+    )
+    table = _fake_table()
+    table.heroes_named = lambda s: ["Dal of Jolev"]
+    config = reading_config(table, sheet, reading)  # type: ignore[arg-type]
+    assert config["heroNamed"] == [["Dal of Jolev", [7, 8], doubted]]
+    with app.test_request_context():
+        html = render_template("sheets/photo_form.html", reading=config, can_change=False)
+    assert "row 8, column 9" in html and "<b>Dal of Jolev</b>" in html
+    assert ("if your hero is there" in html) == doubted
+    assert ("The hero at row 8, column 9 is" in html) != doubted
