@@ -239,6 +239,15 @@
       .then(function () { busy = false; });
   }
 
+  // The invitation opened at the page's foot unfolds below the host's dock:
+  // it comes up the screen, its code and QR code above the dock.
+  var invite = document.querySelector("details.invite");
+  if (invite) {
+    invite.addEventListener("toggle", function () {
+      if (invite.open && taps() > 0) invite.scrollIntoView({ block: "start", behavior: "smooth" });
+    });
+  }
+
   fitDock();
   window.addEventListener("resize", fitDock);
   startStream();

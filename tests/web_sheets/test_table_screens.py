@@ -150,9 +150,17 @@ def test_the_invitation_makes_way_for_the_first_card(
         assert box(page, "details.invite")["y"] > box(page, "section.about")["y"]  # at the page's foot
     # A latecomer: the folded invitation opens at the page's foot, with the code and the QR code.
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    marker = "getComputedStyle(document.querySelector('details.invite summary'), '::before').content"
+    assert page.evaluate(marker) == '"▸"'  # folded, it shows that it opens
     page.locator("details.invite summary").tap()
+    assert page.evaluate(marker) == '"▾"'
     assert page.locator("details.invite .join-code").inner_text() == t.code
     assert page.locator("details.invite .qr svg").is_visible()
+    # opened, it comes up the screen: its QR code ends above the host's dock
+    page.wait_for_function(
+        "() => document.querySelector('details.invite .qr svg').getBoundingClientRect().bottom"
+        " <= document.getElementById('dock').getBoundingClientRect().top"
+    )
     page.reload()  # the server draws the page so from the first card on
     assert invite.get_attribute("open") is None
     assert box(page, "details.invite")["y"] > box(page, "section.about")["y"]
