@@ -86,7 +86,9 @@ version of this script, in the old truth format); training sets seeds 1000,
 training the networks 23000, 24000 (``--balanced``) and 25000
 (``--family printable``); the doubt weighing's
 fitting draws 20000, 21000 and 22000 (``tools/train_doubt.py``); held-out
-bench sets 2000, 2500 and 4000. Never train on a set that is measured.
+bench sets 2000, 2500 and 4000; draws with a neighbour's sheet for
+``bench/two_sheets.py --as-drawn`` 70000 (looked at) and 71000 (measured).
+Never train on a set that is measured.
 """
 
 from __future__ import annotations
