@@ -201,8 +201,10 @@ class TableView:
 
     @property
     def scoring_now(self) -> list[Edict]:
-        letters = self.season.edicts
-        return [e for e in self.edicts if e.letter in letters]
+        """The edicts this season scores, in the season card's order (winter
+        scores D, then A), as the list of the season's cards says them."""
+        by_letter = {e.letter: e for e in self.edicts}
+        return [by_letter[letter] for letter in self.season.edicts]
 
     @property
     def solo(self) -> bool:

@@ -441,3 +441,16 @@ def test_open_sheet_leads_to_the_first_season_still_to_score(app: Flask, client:
     assert "Score Ann&#39;s Summer first" in winter.text and f"/t/{t.code}/sheets/1/summer" in winter.text
     t.set_taps(1)  # during spring, spring is where the sheet opens
     assert client.get(f"/t/{t.code}/sheets/2").headers["Location"].endswith("/sheets/2/spring")
+
+
+@pytest.mark.parametrize(("season", "first", "second"), [(0, "A", "B"), (3, "D", "A")])
+def test_a_seasons_end_names_its_edicts_in_the_season_cards_order(
+    app: Flask, client: FlaskClient, season: int, first: str, second: str
+) -> None:
+    """Spring scores A and B, winter D and A: the box at a season's end says
+    them in that order, as the list of the season's cards does."""
+    t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
+    t.set_taps(t.season_end(season))
+    html = client.get(f"/t/{t.code}/tv").get_data(as_text=True)
+    said = re.search(r"Score edicts <b>(\w)</b> \([^)]*\) and <b>(\w)</b>", html)
+    assert said is not None and said.groups() == (first, second)
