@@ -18,7 +18,7 @@ from referee.rules.geometry import SIZE, Cell
 from referee.store.sheets import SeasonSheet
 from referee.table import ambushes
 from referee.table.deal import ambush_cards
-from referee.table.records import tags_of
+from referee.table.records import patterns_of, tags_of
 from referee.table.state import Table
 
 
@@ -49,11 +49,22 @@ def read_monsters(table: Table, sheet: SeasonSheet, codes: str) -> ReadMonsters:
     of the monster", or, where it cannot be drawn, "a 1x1 square ... but do
     not write the initial".
 
-    So where the new monsters hold each such ambush's shape (turned or
-    flipped) in exactly one way, the rest no more than those explore cards
-    give, each ambush drew its shape there: those spaces are tagged with it,
-    as the Monster brush would by default, and the rest are the explore
-    cards' and carry no tag. Otherwise which drew which is the player's to
+    A hero may have destroyed part of a monster since: "all monster spaces
+    within the hero's attack pattern are immediately destroyed", and then
+    "all monster spaces drawn within any hero's attack pattern are
+    destroyed". A destroyed space inside the pattern of a hero the photo
+    shows (``read_heroes``) may be such a monster's, and a tag covers
+    "every space drawn for this monster, destroyed ones included"
+    (``heroes.MonsterTag``), as the editor's brushes tag it: the Monster
+    brush tags a space whatever a hero does to it after.
+
+    So where the new monsters, with such destroyed spaces, hold each such
+    ambush's shape (turned or flipped) in exactly one way, the rest no more
+    than those explore cards give, each ambush drew its shape there: those
+    spaces are tagged with it, as the Monster brush would by default, and
+    the rest are the explore cards' and carry no tag. A destroyed space is
+    taken for a monster only where the monsters read need it: the ways
+    that take the fewest are the answers. Otherwise which drew which is the player's to
     say (a misreading, a 1x1 drawn for a shape that did not fit, or spaces
     that more than one card could have drawn): where one of those ambushes
     acts by its monsters (``ambushes.acting_ambushes``), the new spaces are
@@ -79,9 +90,13 @@ def read_monsters(table: Table, sheet: SeasonSheet, codes: str) -> ReadMonsters:
     ambush_names = [card.name for card in drew if card.kind == "ambush"]
     spare = heroes.most_monster_spaces(card for card in drew if card.kind == "explore") or 0
     spaces = frozenset(divmod(i, SIZE) for i in new)
+    destroyed = _destroyed_by_heroes(table, sheet, codes, tagged)
     cards = ambush_cards()
     found = _explanations(
-        [(name, shapes.placements(cards[name].shape.cells, spaces)) for name in ambush_names], spaces, spare
+        [(name, shapes.placements(cards[name].shape.cells, spaces | destroyed)) for name in ambush_names],
+        spaces,
+        destroyed,
+        spare,
     )
     if len(found) == 1:
         drawn = [{"ambush": name, "spaces": sorted([r, c] for r, c in at)} for name, at in found[0].items()]
@@ -91,30 +106,57 @@ def read_monsters(table: Table, sheet: SeasonSheet, codes: str) -> ReadMonsters:
     return ReadMonsters(groups, new if asks else [])
 
 
+def _destroyed_by_heroes(table: Table, sheet: SeasonSheet, codes: str, tagged: set[int]) -> frozenset[Cell]:
+    """The destroyed spaces in ``codes`` inside the attack pattern of a hero
+    the photo shows with its card, that no tag holds: a monster drawn there
+    was destroyed by the hero, so each may be part of a monster. A hero's
+    own space is not: it held the hero."""
+    drawn = read_heroes(table, sheet, codes)
+    found = drawn.kept + drawn.named
+    heroes_at = {(h["at"][0], h["at"][1]) for h in found}
+    attacked = set().union(*patterns_of(found))
+    return frozenset(
+        (r, c)
+        for r, c in attacked - heroes_at
+        if codes[r * SIZE + c] == terrain.DESTROYED and r * SIZE + c not in tagged
+    )
+
+
 def _explanations(
     ambushes_placed: list[tuple[str, list[shapes.Placement]]],
-    spaces: frozenset[Cell],
+    monsters: frozenset[Cell],
+    destroyed: frozenset[Cell],
     spare: int,
     limit: int = 2,
 ) -> list[dict[str, shapes.Placement]]:
-    """Up to ``limit`` ways the ``spaces`` hold one placement of each
-    ambush's shape, none sharing a space, with at most ``spare`` spaces left
-    over: one way is an answer, two are a choice."""
+    """Up to ``limit`` ways the ``monsters``, with some of the ``destroyed``
+    spaces, hold one placement of each ambush's shape, none sharing a space,
+    with at most ``spare`` monsters left over: one way is an answer, two are
+    a choice. Of the ways, those that take the fewest destroyed spaces for
+    monsters: a destroyed space is a monster's only where the monsters read
+    need it."""
     found: list[dict[str, shapes.Placement]] = []
+    fewest = len(destroyed) + 1
 
-    def place(k: int, left: frozenset[Cell], chosen: dict[str, shapes.Placement]) -> None:
-        if len(found) >= limit:
+    def place(
+        k: int, left: frozenset[Cell], free: frozenset[Cell], chosen: dict[str, shapes.Placement]
+    ) -> None:
+        nonlocal found, fewest
+        taken = len(destroyed) - len(free)
+        if taken > fewest or (taken == fewest and len(found) >= limit):
             return
         if k == len(ambushes_placed):
             if len(left) <= spare:
+                if taken < fewest:
+                    found, fewest = [], taken
                 found.append(dict(chosen))
             return
         name, options = ambushes_placed[k]
         for at in options:
-            if at <= left:
-                place(k + 1, left - at, {**chosen, name: at})
+            if at <= left | free:
+                place(k + 1, left - at, free - at, {**chosen, name: at})
 
-    place(0, spaces, {})
+    place(0, monsters, destroyed, {})
     return found
 
 

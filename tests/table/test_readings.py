@@ -285,3 +285,65 @@ def test_an_ambush_with_no_effect_asks_nothing(session: Session) -> None:
     assert (read.groups, read.untagged) == ([], [])
     save(session, t, seat, 0, drawn(BLANK_A, r0c0="M"))
     assert scoring.score(session, t, seat, 0).total is not None
+
+
+TROLL = "Giant Troll Ravage"
+DOBRIK = "Dobrik of Lorkheim"
+
+
+def _troll_and_dobrik(session: Session, rift: bool) -> Table:
+    """The first Heroes table (seeds ``troll-dobrik-0``, ...) whose spring
+    reveals the Giant Troll Ravage as its one ambush and Dobrik of Lorkheim,
+    with an explore card offering monster terrain or not (``rift``), spring
+    over. Few deals do: they are looked for in the deck alone."""
+    for k in range(2000):
+        seed = f"troll-dobrik-{k}"
+        spring = deck.deal(deck.Setup(edition="heroes", seed=seed).check()).seasons[0]
+        cards = [r for turn in spring.turns for r in turn.reveals]
+        if (
+            [r.name for r in cards if r.kind == "ambush"] == [TROLL]
+            and DOBRIK in [r.name for r in cards if r.kind == "hero"]
+            and (sum(map(heroes.draws_monsters, cards)) > 1) == rift
+        ):
+            t = _new_table(session, "heroes", seed)
+            return reveal_to(session, t, season_end(t, 0))
+    raise AssertionError("no deal in 2000 reveals the troll and Dobrik in spring")
+
+
+#: The troll drawn at rows 7 and 8 (0-based 6 and 7), Dobrik drawn below its left end:
+#: his pattern (the spaces above, below and on each side of him) destroys two of its spaces.
+TROLL_SPACES = [[6, 5], [6, 6], [6, 7], [7, 6]]
+TROLL_HALF_DESTROYED = drawn(BLANK_A, r6c5="X", r6c6="M", r6c7="M", r7c6="X", r7c5="H")
+
+
+@pytest.mark.parametrize("rift", [False, True])
+def test_monster_spaces_a_hero_destroyed_count_as_the_ambush_shape(session: Session, rift: bool) -> None:
+    """The troll's four spaces were drawn, then Dobrik, drawn beside it, destroyed
+    the two inside his attack pattern ("all monster spaces within the hero's
+    attack pattern are immediately destroyed"): the photo reads two monsters
+    and two destroyed spaces. The destroyed ones may be the troll's, so the
+    troll's shape is found there, and all four are tagged with it, as the
+    Monster brush and the Hero brush would have tagged them."""
+    t = _troll_and_dobrik(session, rift)
+    sheet = table_sheets.open_sheet(session, t, t.seat(1), 0)
+    read = readings.read_monsters(t, sheet, _codes(TROLL_HALF_DESTROYED))
+    assert (read.groups, read.untagged) == ([{"ambush": TROLL, "spaces": TROLL_SPACES}], [])
+
+
+def test_destroyed_spaces_count_only_inside_a_hero_pattern_and_only_when_needed(session: Session) -> None:
+    """A destroyed space out of every hero's pattern was no monster a hero
+    destroyed; and where the monsters read hold the shape themselves, a
+    destroyed space beside them is left alone."""
+    t = _troll_and_dobrik(session, rift=False)
+    sheet = table_sheets.open_sheet(session, t, t.seat(1), 0)
+    # Dobrik drawn far away: nothing destroyed is his, and the two monsters hold no troll.
+    far = drawn(BLANK_A, r6c5="X", r6c6="M", r6c7="M", r7c6="X", r1c8="H")
+    read = readings.read_monsters(t, sheet, _codes(far))
+    assert (read.groups, read.untagged) == ([], [6 * 11 + 6, 6 * 11 + 7])
+    # The whole troll read as monsters, one of Dobrik's spaces destroyed beside it.
+    whole = drawn(BLANK_A, r6c6="M", r6c7="M", r6c8="M", r7c7="M", r7c5="H", r8c5="X")
+    read = readings.read_monsters(t, sheet, _codes(whole))
+    assert (read.groups, read.untagged) == (
+        [{"ambush": TROLL, "spaces": [[6, 6], [6, 7], [6, 8], [7, 7]]}],
+        [],
+    )
