@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.rules import deck
+from referee.rules import deck, heroes
 
 
 def revealed_in_spring(setup: deck.Setup) -> list[str]:
@@ -51,3 +51,22 @@ def ruins_waiting(between: str, later: bool, tries: int = 500, **setup: Any) -> 
                 elif "ruins" in kinds:
                     waiting = True
     raise AssertionError(f"no seed of {tries} shows a {between} while ruins wait")
+
+
+def troll_and_dobrik_seed(rift: bool, tries: int = 2000) -> str:
+    """The first Heroes seed ``troll-dobrik-0``, ``troll-dobrik-1``, ...
+    whose spring reveals the Giant Troll Ravage as its one ambush, and
+    Dobrik of Lorkheim, with an explore card whose terrains include monster
+    (Rift Lands, Kethra's Gates) or not (``rift``). Few deals do (some 1 in
+    800 without one), so they are looked for in the deck alone."""
+    for n in range(tries):
+        seed = f"troll-dobrik-{n}"
+        spring = deck.deal(deck.Setup(edition="heroes", seed=seed).check()).seasons[0]
+        cards = [r for turn in spring.turns for r in turn.reveals]
+        if (
+            [r.name for r in cards if r.kind == "ambush"] == ["Giant Troll Ravage"]
+            and "Dobrik of Lorkheim" in [r.name for r in cards if r.kind == "hero"]
+            and (sum(map(heroes.draws_monsters, cards)) > 1) == rift
+        ):
+            return seed
+    raise AssertionError(f"no seed of {tries} reveals the troll and Dobrik in spring")

@@ -333,6 +333,16 @@
       checkSome.hidden = toCheck.size === 0;
       checkNone.hidden = toCheck.size > 0;
     }
+    // The note's requests that the player has answered go (photo_form.html): every hero
+    // space has its card, and each monster space the reading left untagged is tagged,
+    // or was tapped (with "Not tagged", for a 1x1 that carries no initial) or painted over.
+    const unnamedNote = document.getElementById("unnamed-note");
+    if (unnamedNote) unnamedNote.hidden = heroesWithoutCard().length === 0;
+    const untaggedNote = document.getElementById("untagged-note");
+    if (untaggedNote) {
+      const asked = reading.untagged.filter((i) => toCheck.has(i) && state.codes[i] === "M" && !state.tags[i]);
+      untaggedNote.hidden = asked.length === 0;
+    }
     const count = document.getElementById("coin-count");
     if (count) count.textContent = state.coins;
     root.querySelectorAll("#coin-track .coin").forEach((b) => {

@@ -14,6 +14,7 @@ from referee.rules import deck, heroes, shapes
 from referee.table import Refused, Table, hosting, readings, scoring
 from referee.table import sheets as table_sheets
 from referee.table.deal import ambush_cards
+from tests.deals import troll_and_dobrik_seed
 from tests.table.conftest import new_table, reveal_to, save, season_end
 from tests.table.test_sheet_flow import BLANK_A, drawn
 
@@ -292,22 +293,10 @@ DOBRIK = "Dobrik of Lorkheim"
 
 
 def _troll_and_dobrik(session: Session, rift: bool) -> Table:
-    """The first Heroes table (seeds ``troll-dobrik-0``, ...) whose spring
-    reveals the Giant Troll Ravage as its one ambush and Dobrik of Lorkheim,
-    with an explore card offering monster terrain or not (``rift``), spring
-    over. Few deals do: they are looked for in the deck alone."""
-    for k in range(2000):
-        seed = f"troll-dobrik-{k}"
-        spring = deck.deal(deck.Setup(edition="heroes", seed=seed).check()).seasons[0]
-        cards = [r for turn in spring.turns for r in turn.reveals]
-        if (
-            [r.name for r in cards if r.kind == "ambush"] == [TROLL]
-            and DOBRIK in [r.name for r in cards if r.kind == "hero"]
-            and (sum(map(heroes.draws_monsters, cards)) > 1) == rift
-        ):
-            t = _new_table(session, "heroes", seed)
-            return reveal_to(session, t, season_end(t, 0))
-    raise AssertionError("no deal in 2000 reveals the troll and Dobrik in spring")
+    """A Heroes table whose spring, now over, revealed the Giant Troll Ravage as
+    its one ambush and Dobrik of Lorkheim (``deals.troll_and_dobrik_seed``)."""
+    t = _new_table(session, "heroes", troll_and_dobrik_seed(rift))
+    return reveal_to(session, t, season_end(t, 0))
 
 
 #: The troll drawn at rows 7 and 8 (0-based 6 and 7), Dobrik drawn below its left end:

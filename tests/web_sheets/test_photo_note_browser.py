@@ -1,0 +1,123 @@
+"""The note over a photo's reading, in real headless Chromium on a 390 x 844
+touch phone: what it asks is what is left to do, and it says only what the
+referee knows.
+
+A Heroes table on side A whose spring revealed the Giant Troll Ravage (its
+one ambush) and Dobrik of Lorkheim, and no explore card that offers monster
+terrain. The reader is replaced by a fixed reading, so the tests are about
+the page, not the reader. Screenshots go to /tmp/shots/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from PIL import Image
+
+from referee.web import photo
+from tests.deals import troll_and_dobrik_seed
+from tests.table.test_sheet_flow import BLANK_A, drawn
+from tests.web_sheets.conftest import make_table, sure_reading, touch_phone
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SHOTS = Path("/tmp/shots")
+ASK_MONSTERS = "Monster spaces: tap each with the Monster brush"
+ASK_HEROES = "Hero spaces: tap each with the Hero brush"
+
+
+def _photographed(
+    app: Flask, server: str, browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, grid: list[str]
+) -> Any:
+    """Seat 1's phone with a photo of ``grid`` read for spring's sheet, spring over."""
+    monkeypatch.setattr(photo, "read_sheet", lambda *_a, **_k: sure_reading("A", grid))
+    shot = tmp_path / "sheet.jpg"
+    Image.new("RGB", (64, 64), "white").save(shot)
+    t = make_table(app, ["Ann", "Ben"], edition="heroes", side="A", seed=troll_and_dobrik_seed(rift=False))
+    t.set_taps(t.season_end(0))
+    page = touch_phone(browser)
+    page.goto(f"{server}/t/{t.code}/sheets")
+    page.locator(".seat").nth(0).locator("text=This is me").tap()
+    page.wait_for_selector("#photo-form")
+    page.wait_for_load_state("load")
+    with page.expect_navigation():
+        page.set_input_files("#photo-input", str(shot))
+    page.wait_for_selector("#photo-note")
+    return page
+
+
+def _cell(page: Any, r: int, c: int) -> Any:
+    return page.locator(f'#board .cell[data-i="{r * 11 + c}"]')
+
+
+def _save_and_score(page: Any) -> None:
+    page.locator("#save").tap()
+    page.wait_for_selector("#status:text-is('Saved.')")
+    button = page.locator("#score-form button")
+    button.scroll_into_view_if_needed()
+    with page.expect_navigation():
+        button.tap()
+    assert page.url.endswith("/sheets/1/spring/score")
+
+
+def test_a_troll_that_a_hero_half_destroyed_is_tagged_from_the_photo(
+    app: Flask, server: str, browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The troll's four spaces, two of them destroyed by Dobrik drawn below its
+    left end (the play-test's spring): the photo tags all four with the troll,
+    as painting the same map does, so nothing is asked, and the season scores
+    with the troll's ravage waiting."""
+    grid = drawn(BLANK_A, r6c5="X", r6c6="M", r6c7="M", r7c6="X", r7c5="H")
+    page = _photographed(app, server, browser, tmp_path, monkeypatch, grid)
+    note = page.locator("#photo-note").inner_text()
+    assert ASK_MONSTERS not in note
+    assert "The hero at row 8, column 6 is Dobrik of Lorkheim" in note
+    troll = [(6, 5), (6, 6), (6, 7), (7, 6)]
+    assert [_cell(page, r, c).inner_text() for r, c in troll] == ["T"] * 4
+    assert [_cell(page, r, c).get_attribute("class").split()[1] for r, c in troll] == [
+        "t-X",
+        "t-M",
+        "t-M",
+        "t-X",
+    ]
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "photo-troll-half-destroyed-390x844.png"))
+    _save_and_score(page)
+    assert "Giant Troll Ravage" in page.locator("main").inner_text()
+    assert page.errors == []
+
+
+def test_the_note_drops_what_the_player_has_answered(
+    app: Flask, server: str, browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two monsters that hold no troll (the hero near them could be any card,
+    so nothing destroyed is known to be the troll's) and two hero spaces for
+    the one hero card out: the note asks for both. Each request goes as the
+    player answers it, tap by tap, not only once the sheet is saved."""
+    grid = drawn(BLANK_A, r6c5="X", r6c6="M", r6c7="M", r7c6="X", r7c5="H", r10c10="H")
+    page = _photographed(app, server, browser, tmp_path, monkeypatch, grid)
+    heroes_asked = page.locator("#unnamed-note")
+    monsters_asked = page.locator("#untagged-note")
+    assert ASK_HEROES in heroes_asked.inner_text() and heroes_asked.is_visible()
+    assert ASK_MONSTERS in monsters_asked.inner_text() and monsters_asked.is_visible()
+
+    page.locator('.brush[data-brush="H"]').tap()
+    _cell(page, 7, 5).tap()  # Dobrik, the card chosen
+    assert heroes_asked.is_visible()  # the square at row 11, column 11 has no card yet
+    page.locator('.brush[data-brush="."]').tap()
+    _cell(page, 10, 10).tap()  # it was no hero
+    assert heroes_asked.is_hidden()
+
+    page.locator('.brush[data-brush="M"]').tap()
+    assert page.locator("#ambush-tag").input_value() == "Giant Troll Ravage"
+    _cell(page, 6, 6).tap()
+    assert monsters_asked.is_visible()  # one monster space left untagged
+    _cell(page, 6, 7).tap()
+    assert monsters_asked.is_hidden()
+    assert page.locator("#check-none").is_visible()  # and the count of outlined squares is gone too
+    page.locator("#photo-note").scroll_into_view_if_needed()
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "photo-note-answered-390x844.png"))
+    assert page.errors == []
