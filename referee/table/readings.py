@@ -10,14 +10,17 @@ by default; where they leave more, the player says, square by square.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from referee.rules import heroes, shapes, terrain
-from referee.rules.geometry import SIZE, Cell
+from referee.rules import heroes, season, shapes, terrain
+from referee.rules.geometry import SIZE, Cell, where_all
+from referee.rules.i18n import Name, Text, _, join, ngettext
+from referee.rules.sheet import MapSheet
 from referee.store.sheets import SeasonSheet
 from referee.table import ambushes
-from referee.table.deal import ambush_cards
+from referee.table.deal import ambush_cards, explore_cards
 from referee.table.records import patterns_of, tags_of
 from referee.table.state import Table
 
@@ -192,3 +195,115 @@ def read_heroes(table: Table, sheet: SeasonSheet, codes: str) -> ReadHeroes:
         named = [{"hero": free[0], "at": [r, c], "orientation": heroes.Orientation.PRINTED.value}]
         return ReadHeroes(kept, named, [])
     return ReadHeroes(kept, [], new)
+
+
+@dataclass(frozen=True)
+class UnreadCoins:
+    """Where the coins of a sheet start when its photo's coin track could not
+    be read (``unread_coins``): what the referee knows of this season's
+    coins, and what only the paper sheet shows.
+
+    The rules fill a coin in two ways: "if a player surrounds a mountain
+    space ... they fill in the next coin symbol", which the map shows, and
+    "if a player chooses a shape with a coin", which it does not (the
+    shape drawn covers the same spaces with or without its coin)."""
+
+    carried: int
+    """The coins the sheet held when the season began: the season before's."""
+    mountains: list[Cell]
+    """The mountains the map read surrounds that were not surrounded when
+    the season began: each filled a coin this season."""
+    offered: list[str]
+    """The explore cards revealed this season that offer a shape with a
+    coin: whether the player chose it, only the sheet says."""
+    track: int
+    """The coin symbols the track prints: "if a player fills in all coin
+    symbols ... they ignore any additional coins"."""
+    first_season: bool
+    """Spring: no season before carried any coin."""
+
+    @property
+    def coins(self) -> int:
+        """The count the track starts at: every coin the referee can know of."""
+        return min(self.track, self.carried + len(self.mountains))
+
+    def sentences(self) -> list[Text]:
+        """What the count holds, and what the player adds to it."""
+        m = len(self.mountains)
+        places = where_all(self.mountains)
+        if self.first_season and not m:
+            said = [
+                _(
+                    "The coin track could not be read, and your map surrounds no mountain: "
+                    "the count below is 0."
+                )
+            ]
+        elif self.first_season:
+            said = [
+                ngettext(
+                    "The coin track could not be read: the count below is 1, for the mountain your map "
+                    "surrounds (%(places)s).",
+                    "The coin track could not be read: the count below is %(num)d, one for each mountain "
+                    "your map surrounds (%(places)s).",
+                    m,
+                    places=places,
+                )
+            ]
+        elif not m:
+            said = [
+                ngettext(
+                    "The coin track could not be read: the count below is the %(num)d coin carried from "
+                    "the season before; no mountain was surrounded this season.",
+                    "The coin track could not be read: the count below is the %(num)d coins carried from "
+                    "the season before; no mountain was surrounded this season.",
+                    self.carried,
+                )
+            ]
+        else:
+            said = [
+                ngettext(
+                    "The coin track could not be read: the count below is the %(carried)s carried from the "
+                    "season before, plus 1 for the mountain surrounded this season (%(places)s).",
+                    "The coin track could not be read: the count below is the %(carried)s carried from the "
+                    "season before, plus %(num)d for the mountains surrounded this season (%(places)s).",
+                    m,
+                    carried=ngettext("%(num)d coin", "%(num)d coins", self.carried),
+                    places=places,
+                )
+            ]
+        if self.carried + m >= self.track:
+            return [*said, _("That fills your coin track.")]
+        if self.offered:
+            cards = join([Name("explore", name) for name in self.offered])
+            said.append(
+                ngettext(
+                    "If you chose the shape with a coin on %(cards)s this season, add 1.",
+                    "Add 1 for each shape with a coin you chose this season, on %(cards)s.",
+                    len(self.offered),
+                    cards=cards,
+                )
+            )
+        else:
+            said.append(_("No explore card this season offered a shape with a coin."))
+        return said
+
+
+def unread_coins(table: Table, sheet: SeasonSheet, codes: str, known: Collection[Cell]) -> UnreadCoins:
+    """Where the coin track starts when a photo's (``codes``, 121 map codes)
+    could not be read: the coins the sheet carried into the season, and one
+    for each mountain the map surrounds that was not surrounded when the
+    season began (``known``, as ``records.known_mountains`` gives them),
+    as far as the track goes. The explore cards revealed this season that
+    offer a shape with a coin are named for the player to add its coin."""
+    themap = MapSheet(table.side, codes)
+    before = set(known)
+    mountains = [at for at in season.surrounded_mountains(themap) if at not in before]
+    cards = explore_cards()
+    offered = [
+        r.name
+        for r in table.revealed(sheet.season)
+        if r.kind == "explore" and any(shape.coin for shape in cards[r.name].shapes)
+    ]
+    return UnreadCoins(
+        sheet.coins, mountains, list(dict.fromkeys(offered)), table.side.coin_track, sheet.season == 0
+    )

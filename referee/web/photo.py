@@ -20,7 +20,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from functools import lru_cache
 from typing import Any, TypeVar
 
@@ -48,10 +48,10 @@ from wtforms.validators import Optional
 from referee.rules import terrain
 from referee.rules.data import map_sides
 from referee.rules.errors import RefereeError
-from referee.rules.geometry import SIZE
+from referee.rules.geometry import SIZE, Cell
 from referee.rules.i18n import _
 from referee.table import SEASON_NAMES, SeasonSheet, Table, readings
-from referee.table.records import coins_before
+from referee.table.records import coins_before, known_mountains
 from referee.table.sheets import open_to_change
 from referee.table.sides import other_sides
 from referee.vision.errors import (
@@ -204,7 +204,11 @@ def _photo_url(reading: SheetReading) -> str:
 
 
 def reading_config(
-    t: Table, sheet: SeasonSheet, reading: SheetReading, filled_before: int = 0
+    t: Table,
+    sheet: SeasonSheet,
+    reading: SheetReading,
+    filled_before: int = 0,
+    known: Collection[Cell] = (),
 ) -> dict[str, Any]:
     """What the editor needs to start from the reading instead of the saved map.
 
@@ -219,6 +223,11 @@ def reading_config(
     are set aside (``coinsBelow``): a filled coin is never emptied in play,
     so that reading is wrong, and the player is asked;
     a track the season before filled whole is full still, read or not.
+    A track that could not be read starts from the coins the referee can
+    know of (``readings.unread_coins``: those carried into the season, and
+    one per mountain surrounded since the mountains ``known`` were), the
+    note saying what that count holds and what the player adds to it
+    (``coinsStart``, ``coinsSaid``).
 
     Once the player has saved this season's sheet (its revision is past the
     one it was opened at), that map is their word: every square the photo
@@ -246,11 +255,14 @@ def reading_config(
     if coins is None and filled_before >= track:
         coins = track  # a full track stays full: coins are never lost
     below = coins is not None and coins < filled_before
+    start = readings.unread_coins(t, sheet, codes, known) if coins is None and not saved_here else None
     return {
         "map": codes,
         "coins": None if below else coins,
         "coinsBelow": [coins, filled_before] if below else None,
         "coinsKept": sheet.coins if saved_here and reading.coins is None else None,
+        "coinsStart": start.coins if start else None,
+        "coinsSaid": [str(said) for said in start.sentences()] if start else [],
         "savedHere": saved_here,
         "heroes": heroes.kept + heroes.named,
         # the card is sure (the one out that the map did not hold); its space is as sure as its reading
@@ -375,7 +387,9 @@ def read(code: str, number: int, season: str) -> ResponseReturnValue:
             data if markable else None,
             own=isinstance(error, TwoSheetsError),
         )
-    config = reading_config(t, sheet, reading, coins_before(get_session(), seat, s))
+    config = reading_config(
+        t, sheet, reading, coins_before(get_session(), seat, s), known_mountains(get_session(), t, seat, s)
+    )
     if wants_json():
         return jsonify(
             revision=sheet.revision,

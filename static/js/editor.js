@@ -37,7 +37,8 @@
     undoStack.push(clone(state));
     state = fromServer({
       map: reading.map,
-      coins: reading.coins === null ? cfg.coins : reading.coins,
+      // an unread track starts from the coins the referee can know of (readings.unread_coins)
+      coins: reading.coins !== null ? reading.coins : reading.coinsStart != null ? reading.coinsStart : cfg.coins,
       monsters: reading.monsters || cfg.monsters, // the saved tags, and the new monsters' ambush
       heroes: reading.heroes,
     });

@@ -11,9 +11,9 @@ import pytest
 from sqlalchemy.orm import Session
 
 from referee.rules import deck, heroes, shapes
-from referee.table import Refused, Table, hosting, readings, scoring
+from referee.table import Refused, Table, hosting, readings, records, scoring
 from referee.table import sheets as table_sheets
-from referee.table.deal import ambush_cards
+from referee.table.deal import ambush_cards, explore_cards
 from tests.deals import troll_and_dobrik_seed
 from tests.table.conftest import new_table, reveal_to, save, season_end
 from tests.table.test_sheet_flow import BLANK_A, drawn
@@ -336,3 +336,87 @@ def test_destroyed_spaces_count_only_inside_a_hero_pattern_and_only_when_needed(
         [{"ambush": TROLL, "spaces": [[6, 6], [6, 7], [6, 8], [7, 7]]}],
         [],
     )
+
+
+# --- a coin track the photo could not read ---------------------------------------------------------
+
+CARRIED_NONE = "The coin track could not be read, and your map surrounds no mountain: the count below is 0."
+NO_COIN_SHAPE = "No explore card this season offered a shape with a coin."
+
+
+@pytest.mark.parametrize(
+    ("unread", "coins", "said"),
+    [
+        (readings.UnreadCoins(0, [], [], 14, True), 0, [CARRIED_NONE, NO_COIN_SHAPE]),
+        (
+            readings.UnreadCoins(0, [(1, 3)], ["Great River"], 14, True),
+            1,
+            [
+                "The coin track could not be read: the count below is 1, for the mountain your map "
+                "surrounds (row 2, column 4).",
+                "If you chose the shape with a coin on Great River this season, add 1.",
+            ],
+        ),
+        (
+            readings.UnreadCoins(3, [], ["Great River", "Hamlet"], 14, False),
+            3,
+            [
+                "The coin track could not be read: the count below is the 3 coins carried from the season "
+                "before; no mountain was surrounded this season.",
+                "Add 1 for each shape with a coin you chose this season, on Great River and Hamlet.",
+            ],
+        ),
+        (
+            readings.UnreadCoins(1, [(1, 3), (2, 8)], [], 14, False),
+            3,
+            [
+                "The coin track could not be read: the count below is the 1 coin carried from the season "
+                "before, plus 2 for the mountains surrounded this season (row 2, column 4; row 3, column 9).",
+                NO_COIN_SHAPE,
+            ],
+        ),
+        (
+            readings.UnreadCoins(13, [(1, 3), (2, 8)], ["Hamlet"], 14, False),
+            14,
+            [
+                "The coin track could not be read: the count below is the 13 coins carried from the season "
+                "before, plus 2 for the mountains surrounded this season (row 2, column 4; row 3, column 9).",
+                "That fills your coin track.",
+            ],
+        ),
+    ],
+)
+def test_an_unread_coin_track_says_what_its_count_holds(
+    unread: readings.UnreadCoins, coins: int, said: list[str]
+) -> None:
+    """The count holds what the referee can know (the coins carried into the
+    season and the mountains surrounded since, as far as the track goes),
+    and the note names the cards whose coin only the sheet shows."""
+    assert unread.coins == coins
+    assert [str(s) for s in unread.sentences()] == said
+
+
+def test_an_unread_coin_track_counts_the_mountains_surrounded_this_season(session: Session) -> None:
+    """Spring scored with the mountain at row 2, column 4 surrounded, and its
+    coin; summer's photo shows the one at row 3, column 9 surrounded too:
+    summer's track starts at 2, and the explore cards summer revealed with a
+    coin on a shape are named, whichever shape the player chose."""
+    t = new_table(session, ["Ann", "Ben"], seed="unread-coins-1")
+    t = reveal_to(session, t, season_end(t, 1))
+    seat = t.seat(1)
+    spring = drawn(BLANK_A, r0c3="F", r2c3="F", r1c2="F", r1c4="F")
+    save(session, t, seat, 0, spring, coins=1)
+    scoring.score(session, t, seat, 0)
+    sheet = table_sheets.open_sheet(session, t, seat, 1)
+    summer = drawn(spring, r1c8="A", r3c8="A", r2c7="A", r2c9="A")
+    known = records.known_mountains(session, t, seat, 1)
+    assert known == [(1, 3)]
+    unread = readings.unread_coins(t, sheet, _codes(summer), known)
+    offered = [
+        r.name
+        for turn in t.deal.seasons[1].turns
+        for r in turn.reveals
+        if r.kind == "explore" and any(shape.coin for shape in explore_cards()[r.name].shapes)
+    ]
+    assert offered  # this deal's summer has some
+    assert (unread.carried, unread.mountains, unread.offered, unread.coins) == (1, [(2, 8)], offered, 2)

@@ -428,7 +428,14 @@ def test_unread_coins_are_asked_for_before_saving(app: Flask, server: str) -> No
         with page.expect_navigation():
             page.set_input_files("#photo-input", str(photo))
         note = page.locator("#photo-note").inner_text()
-        assert "The coin track could not be read: set your coins below." in note
+        # Spring: the count starts at the coins of the mountains the map surrounds, and no
+        # card has come out yet to offer a shape with a coin.
+        assert (
+            f"The coin track could not be read: the count below is {surrounded}, one for each mountain "
+            "your map surrounds (row " in note
+        )
+        assert "No explore card this season offered a shape with a coin." in note
+        assert page.locator("#coin-count").inner_text() == str(surrounded)
         warning = page.locator("#coin-warning")
         unread = "Set your coins before you save: tap your last filled coin, or − if none is filled."
         assert unread in warning.inner_text()
@@ -459,36 +466,53 @@ def _summer_from_three_coins(app: Flask, client: FlaskClient) -> Any:
     return t
 
 
+def _summer_start(t: Any, photo: Path) -> int:
+    """Where summer's unread track starts after ``_summer_from_three_coins``:
+    spring's 3 coins, and one for each mountain the photo's map surrounds
+    that spring's blank map did not."""
+    grid = table_reading(t, photo.read_bytes(), season=1).grid
+    return 3 + _surrounded_mountains(grid) - _surrounded_mountains(MapSheet.blank("D").text().splitlines())
+
+
 def test_the_count_left_on_an_unread_track_is_set_by_tapping_its_last_coin(
     app: Flask, server: str, client: FlaskClient
 ) -> None:
-    """Summer's track starts with spring's 3 coins. Tapping the last filled
-    coin empties it, except while a photo's track is unread: then it is the
-    player's answer "this is my count", and Save goes through."""
+    """Summer's track starts with spring's 3 coins and those of the mountains
+    surrounded since. Tapping the last filled coin empties it, except while
+    a photo's track is unread: then it is the player's answer "this is my
+    count", and Save goes through."""
     sync_playwright = playwright_or_skip()
     photo = SAMPLES / "008.jpg"
     t = _summer_from_three_coins(app, client)
+    start = _summer_start(t, photo)
+    assert start > 3
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page, errors = _phone(browser, server, t.code)
         assert "/summer" in page.url
         with page.expect_navigation():
             page.set_input_files("#photo-input", str(photo))
-        assert page.locator("#coin-count").inner_text() == "3"  # spring's, nobody's answer yet
-        page.locator('#coin-track .coin[data-n="3"]').tap()
-        assert page.locator("#coin-count").inner_text() == "3"
+        note = page.locator("#photo-note").inner_text()
+        assert (
+            "The coin track could not be read: the count below is the 3 coins carried from the season "
+            f"before, plus {start - 3} for the mountain" in note
+        )
+        assert page.locator("#coin-count").inner_text() == str(start)  # nobody's answer yet
+        last = page.locator(f'#coin-track .coin[data-n="{start}"]')
+        last.tap()
+        assert page.locator("#coin-count").inner_text() == str(start)
         assert page.locator("#coin-warning").is_hidden()
-        page.locator('#coin-track .coin[data-n="3"]').tap()  # answered: now it empties
-        assert page.locator("#coin-count").inner_text() == "2"
-        page.locator('#coin-track .coin[data-n="3"]').tap()
+        last.tap()  # answered: now it empties
+        assert page.locator("#coin-count").inner_text() == str(start - 1)
+        last.tap()
         page.click("#save")
         page.wait_for_selector("#status:text-is('Saved.')")
-        assert [c for _, s, _, c, _ in stored_sheets(app, t) if s == 1] == [3]
+        assert [c for _, s, _, c, _ in stored_sheets(app, t) if s == 1] == [start]
         # Summer saved: another photo keeps the count saved, and asks nothing more.
         with page.expect_navigation():
             page.set_input_files("#photo-input", str(photo))
         note = page.locator("#photo-note").inner_text()
-        assert "The coin track could not be read: the 3 filled coins you saved stay" in note
+        assert f"The coin track could not be read: the {start} filled coins you saved stay" in note
         assert page.locator("#coin-warning").is_hidden()
         page.locator("#board .cell.t-empty").first.tap()  # a change, so that Save has one to save
         page.click("#save")
@@ -506,6 +530,7 @@ def test_the_count_kept_on_an_unread_track_is_confirmed_in_one_tap(
     sync_playwright = playwright_or_skip()
     photo = SAMPLES / "008.jpg"  # side D: its coin track reads as unknown
     t = _summer_from_three_coins(app, client)
+    start = _summer_start(t, photo)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page, errors = _phone(browser, server, t.code)
@@ -513,23 +538,25 @@ def test_the_count_kept_on_an_unread_track_is_confirmed_in_one_tap(
         with page.expect_navigation():
             page.set_input_files("#photo-input", str(photo))
         right = page.locator("#coins-right")
-        assert right.is_visible() and right.inner_text() == "3 coins are right"
+        assert right.is_visible() and right.inner_text() == f"{start} coins are right"
         right.tap()
         assert right.is_hidden() and page.locator("#coin-warning").is_hidden()
-        assert page.locator("#coin-count").inner_text() == "3"
+        assert page.locator("#coin-count").inner_text() == str(start)
         page.click("#save")
         page.wait_for_selector("#status:text-is('Saved.')")
-        assert [c for _, s, _, c, _ in stored_sheets(app, t) if s == 1] == [3]
+        assert [c for _, s, _, c, _ in stored_sheets(app, t) if s == 1] == [start]
         assert errors == []
         browser.close()
 
 
-def test_minus_at_zero_sets_unread_coins_to_zero(app: Flask, server: str) -> None:
-    """Tapping − on an unread track at 0 is the player's answer "no coins":
-    the warning that the track shows too few comes back."""
+def test_minus_on_an_unread_track_is_the_players_answer(app: Flask, server: str) -> None:
+    """Tapping − on an unread track is the player's answer: the count goes
+    down from where it started (a coin for each mountain the map surrounds),
+    and the warning that the track shows too few comes back, at 0 too."""
     sync_playwright = playwright_or_skip()
     photo = SAMPLES / "008.jpg"
     t = make_table(app, ["Ann", "Ben"], side="D")
+    surrounded = _surrounded_mountains(table_reading(t, photo.read_bytes()).grid)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page, errors = _phone(browser, server, t.code)
@@ -537,6 +564,10 @@ def test_minus_at_zero_sets_unread_coins_to_zero(app: Flask, server: str) -> Non
             page.set_input_files("#photo-input", str(photo))
         assert "Set your coins before you save" in page.locator("#coin-warning").inner_text()
         page.locator("#coin-minus").tap()
+        assert f"shows only {surrounded - 1}" in page.locator("#coin-warning").inner_text()
+        for _ in range(surrounded):  # the last tap, at 0, changes nothing
+            page.locator("#coin-minus").tap()
+        assert page.locator("#coin-count").inner_text() == "0"
         assert "shows only 0" in page.locator("#coin-warning").inner_text()
         assert errors == []
         browser.close()

@@ -60,8 +60,8 @@ def test_photo_prefills_the_editor_and_saves_nothing(app: Flask, client: FlaskCl
     assert shown["map"] == "".join(reading.grid)
     assert shown["coins"] == reading.coins
     note = re.sub(r"<[^>]+>", "", response.text.split('id="photo-note"')[1].split("</div>")[0])
-    if reading.coins is None:
-        assert "The coin track could not be read: set your coins below." in note
+    if reading.coins is None:  # spring: the count the referee knows of, the mountains surrounded
+        assert "The coin track could not be read" in note and "the count below is" in note
     else:  # a count the reader gives is right on 97 to 100 % of the sheets of every set it is measured on
         count = f"{reading.coins} filled coin{'s' if reading.coins != 1 else ''}"
         assert f"The coin track read as {count}: check them against your sheet." in note
