@@ -6,6 +6,10 @@ Dragon's coins, the zombies' spread, the troll's ravage), a hero by its
 card's attack pattern. Where the cards revealed leave one answer, the
 reading takes it, as a player tapping with the Monster or Hero brush would
 by default; where they leave more, the player says, square by square.
+
+A coin track the photo does not read starts from the coins the map and the
+sheets saved before show (``unread_coins``); a coin drawn with a shape shows
+on the paper alone, and the player adds it.
 """
 
 from __future__ import annotations
