@@ -222,7 +222,8 @@ def reading_config(
     below ``filled_before``, the count the season before was scored with,
     are set aside (``coinsBelow``): a filled coin is never emptied in play,
     so that reading is wrong, and the player is asked;
-    a track the season before filled whole is full still, read or not.
+    a track the season before filled whole is full still, read or not
+    (``coinsFull`` when not read, so that the note does not say it was).
     A track that could not be read starts from the coins the referee can
     know of (``readings.unread_coins``: those carried into the season, and
     one per mountain surrounded since the mountains ``known`` were), the
@@ -252,7 +253,8 @@ def reading_config(
     untagged = set(monsters.untagged)
     track = t.side.coin_track
     coins = min(reading.coins, track) if reading.coins is not None else None
-    if coins is None and filled_before >= track:
+    full = coins is None and filled_before >= track
+    if full:
         coins = track  # a full track stays full: coins are never lost
     below = coins is not None and coins < filled_before
     start = readings.unread_coins(t, sheet, codes, known) if coins is None and not saved_here else None
@@ -260,6 +262,7 @@ def reading_config(
         "map": codes,
         "coins": None if below else coins,
         "coinsBelow": [coins, filled_before] if below else None,
+        "coinsFull": full,
         "coinsKept": sheet.coins if saved_here and reading.coins is None else None,
         "coinsStart": start.coins if start else None,
         "coinsSaid": [str(said) for said in start.sentences()] if start else [],

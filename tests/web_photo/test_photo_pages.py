@@ -620,6 +620,8 @@ def test_reading_config_sets_aside_coins_below_the_season_before() -> None:
     for before, coins in ((13, None), (14, 14)):  # a full track stays full, read or not
         config = reading_config(table, sheet, unread, before)  # type: ignore[arg-type]
         assert config["coins"] == coins
+        assert config["coinsFull"] == (coins is not None)  # not read: the note does not say it was
+    assert reading_config(table, sheet, reading, 0)["coinsFull"] is False  # type: ignore[arg-type]
 
 
 def test_a_reading_after_a_save_this_season_outlines_every_square_it_changes() -> None:
