@@ -4,7 +4,7 @@ Each season's sheet is opened once, the first time anyone looks at it:
 spring's is the blank map side, every later one is a copy of the season
 before as it was scored, with that season's after-scoring ambush effects
 applied. A save checks what the editor sent (``checks``), lets the heroes
-attack the monsters they can reach and pays the Dragon's coins, then stores
+attack the monsters they can reach and sees to the Dragon's coins, then stores
 it only if nobody saved the sheet meanwhile. A season's map is locked once a
 later season has been scored.
 """
@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from referee.rules import heroes, season
 from referee.rules.geometry import Cell, where_all
-from referee.rules.i18n import Text, _
+from referee.rules.i18n import Text, _, ngettext
 from referee.rules.sheet import MapSheet
 from referee.store.models import Seat
 from referee.store.sheets import SeasonSheet, reprint_blank
@@ -27,7 +27,7 @@ from referee.table.ambushes import gorgon_drawn, gorgon_pending, pending_effects
 from referee.table.checks import check_heroes, check_monsters, check_no_hero_space, whole_number
 from referee.table.deal import SEASON_NAMES, SEASONS
 from referee.table.errors import BAD_INPUT, CONFLICT, Refused, SheetPage
-from referee.table.records import find_score, find_sheet, patterns_of, write_sheet
+from referee.table.records import coins_before, find_score, find_sheet, patterns_of, write_sheet
 from referee.table.state import Table
 
 
@@ -208,6 +208,37 @@ class Saved:
     """The spaces a waiting Gorgon's gaze may now destroy."""
 
 
+def _dragon_coins(coins: int, began: int, track: int) -> tuple[int, Text]:
+    """The coin count, and what to tell the player, once the save closes the
+    Dragon in: "when all spaces of the Dragon are surrounded or destroyed,
+    gain 3 coins".
+
+    The player fills those coins on the paper sheet, as the card says, and
+    the count sent is the sheet's: adding 3 to it would count them twice.
+    Coins are only ever filled, so a count under the season's start
+    (``began``) plus the Dragon's cannot hold them: they are added then. A
+    count that can hold them is the player's word, and the player is asked
+    to check it."""
+    due = min(began + heroes.DRAGON_COINS, track)
+    if coins < due:
+        added = min(coins + heroes.DRAGON_COINS, track)
+        return added, _(
+            "Every space of the Dragon is surrounded or destroyed: gain %(gain)d coins. "
+            "The %(sent)s sent cannot hold them (the season began with %(began)s), "
+            "so the count is now %(coins)d: fill them on your sheet too.",
+            gain=heroes.DRAGON_COINS,
+            sent=ngettext("%(num)d coin", "%(num)d coins", coins),
+            began=ngettext("%(num)d coin", "%(num)d coins", began),
+            coins=added,
+        )
+    return coins, _(
+        "Every space of the Dragon is surrounded or destroyed: gain %(gain)d coins. "
+        "Check that your %(coins)s hold them, as your sheet's coin track does.",
+        gain=heroes.DRAGON_COINS,
+        coins=ngettext("%(num)d coin", "%(num)d coins", coins),
+    )
+
+
 def save(session: Session, table: Table, seat: Seat, s: int, payload: Any) -> Saved:
     """Check and store what the editor sent (``None`` when it sent nothing
     readable) as the seat's sheet for season ``s``; 409 when the page is stale."""
@@ -247,13 +278,8 @@ def save(session: Session, table: Table, seat: Seat, s: int, payload: Any) -> Sa
             spaces = [(r, c) for r, c in tag["spaces"]]
             if heroes.dragon_coins_due(themap, spaces):
                 effects["dragon_paid"] = True
-                coins = min(coins + heroes.DRAGON_COINS, themap.side.coin_track)
-                messages.append(
-                    _(
-                        "Every space of the Dragon is surrounded or destroyed: %(coins)d coins gained.",
-                        coins=heroes.DRAGON_COINS,
-                    )
-                )
+                coins, said = _dragon_coins(coins, coins_before(session, seat, s), themap.side.coin_track)
+                messages.append(said)
     values = {
         "map_text": themap.text(),
         "coins": coins,

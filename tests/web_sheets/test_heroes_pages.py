@@ -349,6 +349,8 @@ def test_after_winter_no_ambush_effect_is_offered(client: FlaskClient, table: Ta
 
 
 def test_the_dragon_pays_three_coins_once_closed_in(client: FlaskClient, table: TableAt) -> None:
+    """Spring began with no coin, so a count of 1 sent once the Dragon is
+    closed in cannot hold its 3 coins: they are added, once."""
     tags = [{"ambush": "Dragon Inferno", "spaces": [[0, 0], [0, 1]]}]
     open_dragon = save(
         client, table, 1, "spring", drawn(r0c0="M", r0c1="M", r1c0="F"), coins=1, monsters=tags
@@ -357,9 +359,27 @@ def test_the_dragon_pays_three_coins_once_closed_in(client: FlaskClient, table: 
     closed = drawn(r0c0="M", r0c1="M", r1c0="F", r0c2="F")  # row 2, column 2 is a printed mountain
     paid = save(client, table, 1, "spring", closed, coins=1, monsters=tags)
     assert paid.json["coins"] == 4
-    assert paid.json["messages"] == ["Every space of the Dragon is surrounded or destroyed: 3 coins gained."]
+    assert paid.json["messages"] == [
+        "Every space of the Dragon is surrounded or destroyed: gain 3 coins. The 1 coin sent cannot "
+        "hold them (the season began with 0 coins), so the count is now 4: fill them on your sheet too."
+    ]
     again = save(client, table, 1, "spring", closed, coins=4, monsters=tags)
     assert again.json["coins"] == 4 and again.json["messages"] == []
+
+
+def test_the_dragons_coins_already_on_the_sheet_are_not_counted_twice(
+    client: FlaskClient, table: TableAt
+) -> None:
+    """The player filled the Dragon's 3 coins on paper, as its card says, and
+    sends the sheet's 3: a count that can hold them is kept, and checked."""
+    tags = [{"ambush": "Dragon Inferno", "spaces": [[0, 0], [0, 1]]}]
+    closed = drawn(r0c0="M", r0c1="M", r1c0="F", r0c2="F")
+    paid = save(client, table, 1, "spring", closed, coins=3, monsters=tags)
+    assert paid.json["coins"] == 3
+    assert paid.json["messages"] == [
+        "Every space of the Dragon is surrounded or destroyed: gain 3 coins. "
+        "Check that your 3 coins hold them, as your sheet's coin track does."
+    ]
 
 
 def test_the_json_download_keeps_each_seasons_heroes_and_ambush_tags(app: Flask, client: FlaskClient) -> None:
