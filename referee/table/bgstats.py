@@ -116,6 +116,6 @@ def play_url(data: dict[str, Any]) -> str:
 
 
 def bgstats_link(table: Table, settled: Settled) -> str | None:
-    """The "Log in BG Stats" link once the game is settled, else None."""
+    """The "Log this game in BG Stats" link once the game is settled, else None."""
     data = play_data(table, settled)
     return None if data is None else play_url(data)

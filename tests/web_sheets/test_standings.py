@@ -118,13 +118,15 @@ def test_solo_ambush_helper_and_rating(app: Flask, client: FlaskClient) -> None:
     assert "rating <b>-81</b>" in page
 
 
-def test_log_in_bg_stats_only_after_winter(app: Flask, client: FlaskClient) -> None:
+def test_log_this_game_in_bg_stats_only_after_winter(app: Flask, client: FlaskClient) -> None:
     t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
-    assert "Log in BG Stats" not in client.get(f"/t/{t.code}/standings").text
+    assert "Log this game in BG Stats" not in client.get(f"/t/{t.code}/standings").text
     play_four_seasons(client, t)
     page = app.test_client().get(f"/t/{t.code}/standings").text
     link = re.search(
-        r'<a [^>]*id="bgstats" href="([^"]+)" target="_blank" rel="noopener">Log in BG Stats</a>', page
+        r'<a [^>]*id="bgstats" href="([^"]+)" target="_blank" rel="noopener">'
+        r"Log this game in BG Stats</a>",
+        page,
     )
     assert link
     url = urlsplit(html.unescape(link.group(1)))
