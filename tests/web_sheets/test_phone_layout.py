@@ -1,9 +1,10 @@
 """Phone layouts in real Chromium, 320 to 430 px wide, checked by bounding boxes:
 the host's Reveal and Undo never cover the season's time track (invitation
 open or not, scrolled or not); Reveal brings the new card into view; the
-set-up's choices are never cut; the whole map shows above the editor's brushes;
-the TV view fits a phone, never splits a card's name mid-word there, and
-still sets the four edicts in a row on a TV;
+set-up's choices are never cut; the whole map shows above the editor's brushes,
+which never cover the coins' − and + buttons; the TV view fits a phone, never
+splits a card's name mid-word there, and still sets the four edicts in a row
+on a TV;
 the top bar fits in Czech with the widest table code; the hero brush's two
 selects keep a usable width, show every hero's name and pattern whole, and
 leave a short phone to the map; the standings' season names stand apart."""
@@ -188,6 +189,30 @@ def test_the_whole_map_shows_above_the_brushes(
     assert brushes == [], f"brush labels cut at {width} px"
     for button in page.locator(".brush, .actions .button, .seasons a").all():
         assert (button.bounding_box() or {"height": 0})["height"] >= 44  # a thumb's tap target
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("edition", ["base", "heroes"])
+def test_the_brushes_never_cover_the_coin_buttons(
+    app: Flask, client: Any, server: str, browser: Any, width: int, edition: str
+) -> None:
+    """The coins' − and + buttons, never under the brushes' toolbar that stays
+    at the screen's foot: not as the editor opens (at 390 x 844 they were half
+    under it), not scrolled to, not at the page's end."""
+    t = make_table(app, ["Ann", "Ben"], edition=edition, side="A" if edition == "base" else "C")
+    as_host(client, t)
+    page = phone(browser, width)
+    page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
+    page.goto(f"{server}/t/{t.code}/sheets/1/spring")
+    for where in ("as the editor opens", "scrolled to the coins", "at the page's end"):
+        if where == "scrolled to the coins":
+            page.locator("#coin-minus").scroll_into_view_if_needed()
+        elif where == "at the page's end":
+            page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        toolbar = box(page, ".toolbar")
+        for button in ("#coin-minus", "#coin-plus"):
+            covered = overlap(box(page, button), toolbar)
+            assert not covered, f"the brushes cover {button} {where} at {width} px"
 
 
 @pytest.mark.parametrize("width", WIDTHS)
