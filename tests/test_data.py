@@ -104,29 +104,32 @@ def test_explore_cards() -> None:
 
 
 AMBUSHES = {
-    # name: (game, shape, pass direction, solo corner, initial, has effect)
-    "Goblin Attack": ("base", ["X..", ".X.", "..X"], "counterclockwise", "bottom-right", None, False),
-    "Bugbear Assault": ("base", ["X.X", "X.X"], "clockwise", "top-right", None, False),
-    "Kobold Onslaught": ("base", ["X.", "XX", "X."], "clockwise", "bottom-left", None, False),
-    "Gnoll Raid": ("base", ["XX", "X.", "XX"], "counterclockwise", "top-left", None, False),
-    "Dragon Inferno": ("heroes", ["..X", "XXX", "X.."], "counterclockwise", "bottom-left", "D", True),
-    "Zombie Plague": ("heroes", ["X"], "counterclockwise", "top-left", "Z", True),
-    "Giant Troll Ravage": ("heroes", ["XXX", ".X."], "clockwise", "top-right", "T", True),
-    "Gorgon Gaze": ("heroes", ["X.X", ".X."], "clockwise", "bottom-right", "G", True),
+    # name: (game, shape, pass direction, solo corner, initial, effect): an effect is "ongoing"
+    # when it lasts (after scoring each season; the Dragon's until it pays), "once" when it acts
+    # as the monster is drawn ("after drawing the Gorgon, destroy an adjacent non-mountain space")
+    "Goblin Attack": ("base", ["X..", ".X.", "..X"], "counterclockwise", "bottom-right", None, None),
+    "Bugbear Assault": ("base", ["X.X", "X.X"], "clockwise", "top-right", None, None),
+    "Kobold Onslaught": ("base", ["X.", "XX", "X."], "clockwise", "bottom-left", None, None),
+    "Gnoll Raid": ("base", ["XX", "X.", "XX"], "counterclockwise", "top-left", None, None),
+    "Dragon Inferno": ("heroes", ["..X", "XXX", "X.."], "counterclockwise", "bottom-left", "D", "ongoing"),
+    "Zombie Plague": ("heroes", ["X"], "counterclockwise", "top-left", "Z", "ongoing"),
+    "Giant Troll Ravage": ("heroes", ["XXX", ".X."], "clockwise", "top-right", "T", "ongoing"),
+    "Gorgon Gaze": ("heroes", ["X.X", ".X."], "clockwise", "bottom-right", "G", "once"),
 }
 
 
 def test_ambush_cards() -> None:
     cards = {c.name: c for c in data.ambush_cards()}
     assert set(cards) == set(AMBUSHES)
-    for name, (game, shape, direction, corner, initial, effect) in AMBUSHES.items():
+    for name, (game, shape, direction, corner, initial, acts) in AMBUSHES.items():
         card = cards[name]
         assert card.game == game
         assert rows(card.shape.cells) == shape, name
         assert card.pass_direction == direction == card.solo_direction
         assert card.solo_corner == corner
         assert card.initial == initial
-        assert (card.effect is not None) == effect
+        assert (card.effect is not None) == (acts is not None)
+        assert card.ongoing == (acts == "ongoing"), name
         assert card.time == 0
 
 

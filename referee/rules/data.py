@@ -138,7 +138,14 @@ class AmbushCard:
     initial: str | None
     """The monster's initial written in the shape (Heroes monsters only)."""
     effect: str | None
-    """The ongoing effect, in words, or None."""
+    """The card's effect, in words, or None."""
+    ongoing: bool
+    """Whether the effect lasts, as the rulebook's "ongoing effects" do (the
+    Zombies' and the Troll's resolve after scoring each season, the Dragon's
+    coins wait until it is closed in), rather than acting once, as the
+    monster is drawn (Gorgon Gaze: "after drawing the Gorgon, destroy an
+    adjacent non-mountain space"). The table lists only the lasting ones as
+    the game goes on; a card with no effect is not ongoing."""
     confidence: dict[str, str]
     time: int = 0
 
@@ -215,7 +222,7 @@ class CardTexts:
         return str(other["rule"]) if other else str(entry["rule"])
 
     def effect(self, name: str) -> str | None:
-        """An ambush card's ongoing effect in this language."""
+        """An ambush card's effect in this language."""
         entry = self.raw.get("ambush", {}).get(name)
         return str(entry["effect"]) if entry and entry.get("effect") else None
 
@@ -284,6 +291,7 @@ def ambush_cards() -> tuple[AmbushCard, ...]:
             solo_direction=a["solo_direction"],
             initial=a["initial"],
             effect=a["effect"],
+            ongoing=a["ongoing"],
             confidence=a["confidence"],
         )
         for a in _load("ambush_cards.json")["cards"]

@@ -101,7 +101,7 @@ def rule(info: ScoringCardInfo, printing: str = "english") -> str:
 
 
 def effect(ambush: AmbushCard) -> str:
-    """An ambush card's ongoing effect in the reader's language."""
+    """An ambush card's effect in the reader's language."""
     texts = _texts()
     own = texts.effect(ambush.name) if texts else None
     return own or (ambush.effect or "")

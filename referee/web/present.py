@@ -146,6 +146,8 @@ class TableView:
     turn: list[CardView] = field(default_factory=list)
     column: list[CardView] = field(default_factory=list)
     ongoing: list[data.AmbushCard] = field(default_factory=list)
+    """The ambush cards out whose effect lasts, in the order they were revealed
+    (the Gorgon's gaze acts once, as it is drawn, and is not among them)."""
     ruins_waiting: bool = False
 
     @property
@@ -267,7 +269,7 @@ def view_of(table: GameTable, taps: int | None = None) -> TableView:
         for t in game.seasons[index].turns[:count]:
             for reveal in t.reveals:
                 ambush = ambush_cards().get(reveal.name)
-                if reveal.kind == "ambush" and ambush is not None and ambush.effect:
+                if reveal.kind == "ambush" and ambush is not None and ambush.ongoing:
                     ongoing.append(ambush)
 
     return TableView(

@@ -270,6 +270,49 @@ GORGON_WAITS = (
 )
 
 
+#: A Heroes deal that reveals all four Heroes ambushes, at these taps.
+ALL_AMBUSHES_SEED = "gaze-3"
+ALL_AMBUSHES_AT = {"Giant Troll Ravage": 10, "Dragon Inferno": 14, "Gorgon Gaze": 16, "Zombie Plague": 24}
+
+
+@pytest.mark.parametrize(
+    ("ambush", "label"),
+    [
+        ("Giant Troll Ravage", "Ongoing:"),
+        ("Dragon Inferno", "Ongoing:"),
+        ("Gorgon Gaze", "Once:"),
+        ("Zombie Plague", "Ongoing:"),
+    ],
+)
+def test_an_ambush_card_says_whether_its_effect_lasts(
+    app: Flask, client: FlaskClient, ambush: str, label: str
+) -> None:
+    """The rulebook's "ongoing effects" resolve after scoring each season
+    (the Dragon's coins wait until it is closed in); the Gorgon's gaze acts
+    once, "after drawing the Gorgon". Its card says so, and the list of the
+    ongoing effects on the table's pages leaves it out."""
+    t = make_table(app, ["Ann", "Ben"], edition="heroes", side="C", seed=ALL_AMBUSHES_SEED)
+    taps = ALL_AMBUSHES_AT[ambush]
+    assert t.deal.position(taps).revealed[-1].name == ambush
+    t.set_taps(taps)
+    for path in (f"/t/{t.code}", f"/t/{t.code}/tv", f"/t/{t.code}/host/{t.host}"):
+        page = client.get(path).text
+        card = page.split(f'data-card="{ambush}"')[1].split("</article>")[0]
+        assert f'<p class="effect"><b>{label}</b>' in card, path
+        listed = page.split("<h2>Ongoing effects</h2>")[1].split("</section>")[0]  # the Troll's, at least
+        assert (f"<b>{ambush}:</b>" in listed) == (label == "Ongoing:"), path
+
+
+def test_the_ongoing_effects_at_the_games_end_are_the_lasting_ones(app: Flask, client: FlaskClient) -> None:
+    """All four Heroes ambushes out: the three whose effect lasts are listed,
+    in the order they were revealed; the Gorgon's gaze, long done, is not."""
+    t = make_table(app, ["Ann", "Ben"], edition="heroes", side="C", seed=ALL_AMBUSHES_SEED)
+    t.set_taps(t.season_end(3))
+    listed = client.get(f"/t/{t.code}").text.split("<h2>Ongoing effects</h2>")[1].split("</section>")[0]
+    lasting = [name for name in ALL_AMBUSHES_AT if name != "Gorgon Gaze"]
+    assert re.findall(r"<li><b>([^<:]+):</b>", listed) == lasting  # in the order they were revealed
+
+
 def test_the_season_is_not_scored_while_the_gorgon_gaze_waits(client: FlaskClient, table: TableAt) -> None:
     """The destroyed space is part of the score: Score is refused (409) with
     a sentence and a link back to the sheet, nothing saved is lost, and the
