@@ -10,7 +10,13 @@ it is asked for: the event streams (``push``) and the panel route that
 polling pages fetch (``dealer.panel``) share it. The host's panel carries
 the host's token and a CSRF token, so it is rendered per request, never kept.
 The small JSON state that polling pages fetch after a change is kept the same
-way (it holds no words, so not per language)."""
+way (it holds no words, so not per language).
+
+Once winter has ended, the TV's panel also shows the game's end as the players
+score it: who is still to score winter, then the standings. Those change with
+scores, not reveals, so its key holds them too, and the TV asks for its panel
+again while the game is over (``static/js/table.js``): no reveal, so no event
+and no change of taps, brings them."""
 
 from __future__ import annotations
 
@@ -20,8 +26,9 @@ from collections.abc import Callable, Hashable
 
 from flask import Flask, current_app, render_template
 
-from referee.table import GameTable, hosting
+from referee.table import GameTable, Table, hosting
 from referee.table.deal import map_side_of
+from referee.table.standings import Settled, settle
 from referee.web.database import get_session
 from referee.web.i18n import language
 from referee.web.present import view_of
@@ -75,17 +82,48 @@ def cache_of(app: Flask) -> PanelCache:
     return cache
 
 
+def tv_standings(table: GameTable, mode: str, shown: int) -> Settled | None:
+    """What the TV shows of the game's end after ``shown`` reveals: once winter
+    has ended, the standings as the table layer settles them for the phones'
+    standings page, or who is still to score. None for the other views (the
+    phones have that page) and before the game is over."""
+    if mode != "tv" or shown != table.taps:
+        return None
+    t = Table.of(table)
+    return settle(get_session(), t) if t.position.game_over else None
+
+
+def standings_key(settled: Settled | None) -> Hashable:
+    """What a kept panel shows of the game's end: who waits, and each
+    player's seasons and monsters, from which the places and tiebreaks follow."""
+    if settled is None:
+        return None
+    players = [(st.place, st.player.name, st.player.seasons, st.player.monsters) for st in settled.standings]
+    return (tuple(settled.waiting), tuple(players))
+
+
 def render_panel(table: GameTable, mode: str, taps: int | None = None, token: str | None = None) -> str:
     """The panel of ``table`` after ``taps`` reveals (by default its own) as
     ``mode`` shows it, in the request's language."""
     shown = table.taps if taps is None else taps
+    settled = tv_standings(table, mode, shown)
 
     def render(**extra: object) -> str:
-        return render_template("dealer/_panel.html", v=view_of(table, shown), mode=mode, token=token, **extra)
+        view = view_of(table, shown)
+        return render_template("dealer/_panel.html", v=view, mode=mode, token=token, settled=settled, **extra)
 
     if mode not in SHARED_VIEWS:  # the host's: its Undo is off when it would be refused
         return render(undo_kept=hosting.undo_kept(get_session(), table))
-    key = (table.code, table.id, table.deal_version, map_side_of(table).letter, mode, shown, language())
+    key = (
+        table.code,
+        table.id,
+        table.deal_version,
+        map_side_of(table).letter,
+        mode,
+        shown,
+        language(),
+        standings_key(settled),
+    )
     return cache_of(current_app).get(key, render)
 
 

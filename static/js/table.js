@@ -184,6 +184,22 @@
 
   function schedule() { window.setTimeout(poll, pollMs); }
 
+  // --- The TV at the game's end --------------------------------------------------
+  // Once winter has ended the TV's panel names who is still to score it, then
+  // shows the standings (data-standings). Those come with scores, not with a
+  // reveal, so neither the stream nor the polled state (both follow the taps)
+  // brings them: the TV asks for its panel itself, often while a score is
+  // awaited, and now and then once they are shown (a winter scored again changes them).
+  var STANDINGS_WAITING_MS = 3000;
+  var STANDINGS_SETTLED_MS = 30000;
+  function watchStandings() {
+    var settled = panel().dataset.standings === "settled";
+    window.setTimeout(function () {
+      var ask = panel().dataset.standings && !busy && !document.hidden;
+      (ask ? refresh().catch(function () {}) : Promise.resolve()).then(watchStandings);
+    }, settled ? STANDINGS_SETTLED_MS : STANDINGS_WAITING_MS);
+  }
+
   // offline.js takes a tap over (cancelling this event) when the network is gone or earlier taps wait.
   function offlineTakes(form, failed) {
     var detail = { bubbles: true, cancelable: true, detail: { failed: failed } };
@@ -252,4 +268,5 @@
   window.addEventListener("resize", fitDock);
   startStream();
   window.setInterval(checkStream, CHECK_MS);
+  if (root.dataset.mode === "tv") watchStandings();
 })();

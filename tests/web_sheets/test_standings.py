@@ -71,6 +71,35 @@ def test_a_tie_settled_by_stars_lost_to_monsters(app: Flask, client: FlaskClient
     assert "8 stars, tied with Ann; the tiebreak counts stars lost to monsters: Ben lost 0, Ann 12." in text
 
 
+def standings_list(page: str) -> str:
+    """The list of the final standings on a page."""
+    start = page.index('<ol class="standings"')
+    return page[start : page.index("</ol>", start)]
+
+
+def test_the_tv_shows_the_standings_once_everyone_has_scored_winter(app: Flask, client: FlaskClient) -> None:
+    """After winter the TV names who is still to score; once every seat has
+    scored its four seasons it shows the standings, as the phones' standings
+    page lists them (the winner, the tiebreak in words, each total), instead
+    of telling the room to add up the reputation stars. A score is not a
+    reveal: the TV's panel, kept per table and taps, is not the one kept
+    from before the scores."""
+    t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
+    t.set_taps(t.season_end(3))
+    tv = app.test_client()
+    for before in (tv.get(f"/t/{t.code}/tv").text, tv.get(f"/t/{t.code}/panel?mode=tv").text):
+        assert "Waiting for the winter score of Ann, Ben." in before
+        assert 'class="standings"' not in before
+    play_four_seasons(client, t)
+    phones = standings_list(client.get(f"/t/{t.code}/standings").text)
+    for after in (tv.get(f"/t/{t.code}/tv").text, tv.get(f"/t/{t.code}/panel?mode=tv").text):
+        assert standings_list(after) == phones
+        listed = re.findall(r'data-player="(\w+)" data-place="(\d)" data-total="(\d+)"', after)
+        assert listed == [("Ben", "1", "8"), ("Ann", "2", "8")]
+        assert "tied with Ann; the tiebreak counts stars lost to monsters: Ben lost 0, Ann 12." in after
+        assert "Add up the reputation stars" not in after and "Waiting for the winter score" not in after
+
+
 def test_the_downloads(app: Flask, client: FlaskClient) -> None:
     t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
     play_four_seasons(client, t)

@@ -6,7 +6,9 @@ and on a 390 x 844 touch phone, without scrolling, and said once.
   between) say so above the card, not below it, off the screen.
 - The TV says a season's end once, at the top, not again in the box below.
 - The host's invitation to join gets out of the way of the cards once the
-  first one is out, and still invites later players from the page's foot."""
+  first one is out, and still invites later players from the page's foot.
+- After winter the TV shows the standings as the last score comes in, on its
+  first screen, without a reload."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ import pytest
 from flask import Flask
 
 from tests.deals import ruins_waiting
-from tests.web_sheets.conftest import EASY_EDICTS, make_table, touch_phone
+from tests.web_sheets.conftest import EASY_EDICTS, as_host, editor, make_table, save, score, touch_phone
 from tests.web_sheets.test_phone_layout import box
 
 pytestmark = [pytest.mark.browser]
@@ -165,3 +167,38 @@ def test_the_invitation_makes_way_for_the_first_card(
     assert invite.get_attribute("open") is None
     assert box(page, "details.invite")["y"] > box(page, "section.about")["y"]
     assert page.errors == []
+
+
+def test_the_tv_shows_the_standings_as_the_last_winter_score_comes_in(
+    app: Flask, client: Any, server: str, browser: Any
+) -> None:
+    """Ann and Ben tie on 8 (``test_standings.play_four_seasons``); Ben has not
+    scored winter yet. The TV, open since winter ended, names him; once he
+    scores, it shows the standings, Ben winning the tiebreak, on its first
+    screen, with no reveal and no reload."""
+    from tests.web_sheets.test_standings import ANN, BEN
+
+    t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
+    as_host(client, t)
+    save(client, t, 1, "spring", ANN, coins=3)
+    save(client, t, 2, "spring", BEN, coins=0)
+    for s, name in enumerate(("spring", "summer", "fall", "winter")):
+        t.set_taps(t.season_end(s))
+        for seat in (1, 2) if s < 3 else (1,):
+            editor(client, t, seat, name)
+            assert score(client, t, seat, name).status_code == 303
+    page = browser.new_context(viewport=TV).new_page()
+    page.goto(f"{server}/t/{t.code}/tv")
+    assert page.locator("#panel #waiting").inner_text() == "Waiting for the winter score of Ben."
+    assert page.locator("#panel .standings").count() == 0
+    page.evaluate("window.sameLoad = true")  # gone if the page reloads
+    editor(client, t, 2, "winter")
+    assert score(client, t, 2, "winter").status_code == 303
+    page.wait_for_selector("#panel .standings", timeout=10_000)
+    assert page.evaluate("window.sameLoad === true")
+    assert page.locator("#panel .standing").all_inner_texts()[0].startswith("1\nBen")
+    places = [box(page, f'#panel .standing[data-player="{name}"]') for name in ("Ben", "Ann")]
+    assert places[0]["y"] < places[1]["y"] and places[1]["y"] + places[1]["height"] <= TV["height"]
+    assert "tied with Ann; the tiebreak counts stars lost to monsters" in page.locator("#panel").inner_text()
+    assert page.locator("#panel").get_by_text("Add up the reputation stars", exact=False).count() == 0
+    assert said(page, "Winter is over: the game ends").count() == 1
