@@ -275,6 +275,9 @@ def editor_words() -> dict[str, Any]:
         ),
         "gorgonWaits": str(ambushes.GORGON_WAITS),
         "noHero": str(_("No hero card has come out yet: a hero is drawn once its card is revealed.")),
+        "monsterKept": str(
+            _("Checked: this monster stays %(ambush)s's. Tap it again to give it the ambush chosen.")
+        ),
         "where": str(_("row %(row)d, column %(col)d")),
         "heroNoCard": plural_forms(scoring.hero_cards_missing([])),
         "heroWarning": plural_forms(

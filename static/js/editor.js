@@ -339,6 +339,13 @@
     // or was tapped (with "Not tagged", for a 1x1 that carries no initial) or painted over.
     const unnamedNote = document.getElementById("unnamed-note");
     if (unnamedNote) unnamedNote.hidden = heroesWithoutCard().length === 0;
+    // a hero named on an outlined square: once checked, said surely while the hero is there
+    root.querySelectorAll("#photo-note [data-doubted]").forEach((p) => {
+      const i = Number(p.dataset.doubted);
+      const sure = root.querySelector(`#photo-note [data-checked="${i}"]`);
+      p.hidden = !toCheck.has(i);
+      if (sure) sure.hidden = toCheck.has(i) || state.codes[i] !== "H";
+    });
     const untaggedNote = document.getElementById("untagged-note");
     if (untaggedNote) {
       const asked = reading.untagged.filter((i) => toCheck.has(i) && state.codes[i] === "M" && !state.tags[i]);
@@ -383,7 +390,7 @@
     render();
   }
 
-  function paint(i, stroke) {
+  function paint(i, stroke, outlined) {
     const code = state.codes[i];
     if (PRINTED.has(code)) {
       if (!stroke.warned) {
@@ -418,7 +425,19 @@
     // hero's attack pattern remains active"); any other brush over it is a correction.
     if (code === "H" && brush !== "X") state.heroes = state.heroes.filter((h) => !(h.at[0] === r && h.at[1] === c));
     if (brush === "M") {
-      const tag = document.getElementById("ambush-tag").value;
+      const select = document.getElementById("ambush-tag");
+      const tag = select.value;
+      // An outlined monster that has its ambush is checked by the tap, its ambush kept: the
+      // brush's (the latest, by default) would move it to another card unseen. Tapped
+      // again, no longer outlined, it takes the brush's ambush.
+      const had = state.tags[i];
+      if (outlined && had && (code === "M" || code === "X")) {
+        if (had !== tag) {
+          const option = Array.from(select.options).find((o) => o.value === had);
+          say(TEXT.monsterKept.replace("%(ambush)s", option ? option.textContent : had), "info");
+        }
+        return;
+      }
       if (tag) state.tags[i] = tag;
       else delete state.tags[i];
       state.codes[i] = attacked().has(i) ? "X" : "M";
@@ -446,9 +465,9 @@
   function visit(i) {
     if (i < 0 || stroke.seen.has(i)) return;
     stroke.seen.add(i);
-    toCheck.delete(i); // a square the player touched is checked
+    const outlined = toCheck.delete(i); // a square the player touched is checked
     const was = drawn(state);
-    paint(i, stroke);
+    paint(i, stroke, outlined);
     // Undo gets the stroke's first change; a tap that changes nothing (a printed
     // space, a hero with no hero card out) leaves the sheet as saved.
     if (drawn(state) === was) return render();
@@ -666,6 +685,9 @@
       const refused = document.getElementById("score-refused");
       if (refused) refused.hidden = true;
       say(data.messages.join(" "), "info");
+      // what the save did (the heroes' attacks, the Dragon's coins) is said above the map,
+      // while Save is at the foot of the screen: brought into sight, or it goes unread
+      if (data.messages.length) document.getElementById("banner").scrollIntoView({ block: "nearest" });
       render();
       if (data.gorgon) window.location.reload();
     } catch (err) {

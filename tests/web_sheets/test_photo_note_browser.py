@@ -179,3 +179,81 @@ def test_an_unread_coin_track_starts_from_the_coins_the_referee_knows(
     page.locator("#save").tap()
     page.wait_for_selector("#status:text-is('Saved.')")
     assert page.errors == []
+
+
+def _doubting(grid: list[str], doubted: list[tuple[int, int]]) -> Any:
+    """``sure_reading`` of ``grid`` with the squares ``doubted`` read at 0.3, under the line."""
+    sure = sure_reading("A", grid)
+    confidence = tuple(
+        tuple(0.3 if (r, c) in doubted else v for c, v in enumerate(row))
+        for r, row in enumerate(sure.confidence)
+    )
+    return dataclasses.replace(sure, confidence=confidence)
+
+
+def test_checking_an_outlined_monster_keeps_its_ambush(
+    app: Flask, server: str, browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The troll read whole, one of its spaces outlined: tapped with the
+    Monster brush to check it, whatever ambush the brush holds, the space
+    stays the troll's, and the page says so (a play-test's tap moved a
+    Dragon space to the Gorgon, the brush's latest ambush, unseen). Tapped
+    again, no longer outlined, it takes the brush's."""
+    grid = drawn(BLANK_A, r6c5="M", r6c6="M", r6c7="M", r7c6="M")
+    reading = _doubting(grid, [(6, 6)])
+    monkeypatch.setattr(photo, "read_sheet", lambda *_a, **_k: reading)
+    page = _photographed(app, server, browser, tmp_path, monkeypatch, grid, reader=False)
+    square = _cell(page, 6, 6)
+    assert square.inner_text() == "T" and "doubtful" in (square.get_attribute("class") or "")
+    page.locator('.brush[data-brush="M"]').tap()
+    page.locator("#ambush-tag").select_option("")  # "Not tagged"
+    square.tap()
+    assert square.inner_text() == "T" and "doubtful" not in (square.get_attribute("class") or "")
+    assert "Checked: this monster stays Giant Troll Ravage's." in page.locator("#banner").inner_text()
+    square.tap()
+    assert square.inner_text() == ""
+    assert page.errors == []
+
+
+def test_a_hero_named_on_an_outlined_square_is_said_surely_once_checked(
+    app: Flask, server: str, browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Dobrik, the one hero card out, named on an outlined square: "if your
+    hero is there". Checked with the Hero brush, the hero still there, the
+    note says it surely; the doubt's sentence goes (a play-test found it
+    stayed)."""
+    grid = drawn(BLANK_A, r7c5="H")
+    reading = _doubting(grid, [(7, 5)])
+    monkeypatch.setattr(photo, "read_sheet", lambda *_a, **_k: reading)
+    page = _photographed(app, server, browser, tmp_path, monkeypatch, grid, reader=False)
+    doubted = page.locator(f'#photo-note [data-doubted="{7 * 11 + 5}"]')
+    sure = page.locator(f'#photo-note [data-checked="{7 * 11 + 5}"]')
+    assert "read as a hero is outlined: if your hero is there" in doubted.inner_text()
+    assert doubted.is_visible() and sure.is_hidden()
+    page.locator('.brush[data-brush="H"]').tap()
+    _cell(page, 7, 5).tap()
+    assert doubted.is_hidden() and sure.is_visible()
+    assert sure.inner_text().startswith("The hero at row 8, column 6 is Dobrik of Lorkheim")
+    page.locator('.brush[data-brush="F"]').tap()
+    _cell(page, 7, 5).tap()  # no hero after all
+    assert doubted.is_hidden() and sure.is_hidden()
+    assert page.errors == []
+
+
+def test_what_a_save_did_is_brought_into_sight(
+    app: Flask, server: str, browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Dobrik drawn beside a monster his attack pattern holds: the save
+    destroys it and says so above the map, while the player tapped Save at
+    the foot of the page; the sentence is scrolled into sight (a play-test's
+    Dragon coins went unread)."""
+    grid = drawn(BLANK_A, r6c5="M", r7c5="H")
+    page = _photographed(app, server, browser, tmp_path, monkeypatch, grid)
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    banner = page.locator("#banner")
+    page.locator("#save").tap()
+    page.wait_for_selector("#status:text-is('Saved.')")
+    assert "The heroes destroyed the monsters at row 7, column 6." in banner.inner_text()
+    box = banner.bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844
+    assert page.errors == []
