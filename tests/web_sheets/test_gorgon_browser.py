@@ -121,6 +121,11 @@ def test_a_gaze_already_on_the_sheet_is_confirmed_beside_score(app: Flask, serve
     assert confirm.inner_text() == "The gaze destroyed row 9, column 1: confirm"
     page.locator("#score-form button.primary").scroll_into_view_if_needed()
     assert _on_screen(confirm)
+    # two buttons a thumb tells apart: apart by a gap, side by side or one above the other
+    a, b = confirm.bounding_box(), page.locator("#score-form button.primary").bounding_box()
+    assert a is not None and b is not None
+    apart = max(b["y"] - (a["y"] + a["height"]), b["x"] - (a["x"] + a["width"]))
+    assert apart >= 6, (a, b)
     with page.expect_navigation():
         confirm.tap()
     page.wait_for_load_state("load")
