@@ -185,3 +185,17 @@ def test_the_csv_quotes_a_name_a_spreadsheet_would_run(app: Flask, client: Flask
     body = client.get(f"/t/{t.code}/export.json").get_json()
     assert body["seats"][0]["player"] == name
     assert {r["player"] for r in body["seasons"] if r["seat"] == 1} == {name}
+
+
+def test_the_phones_at_the_games_end_lead_to_the_standings(app: Flask, client: FlaskClient) -> None:
+    """After winter the host's page and a follower's lead to the standings
+    (a play-test's host found no way there but through the sheets); the TV
+    shows them itself, so it has no link."""
+    t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
+    t.set_taps(t.season_end(3))
+    link = f'id="to-standings" href="/t/{t.code}/standings"'
+    assert link in app.test_client().get(f"/t/{t.code}").text  # a follower
+    assert link in app.test_client().get(f"/t/{t.code}/host/{t.host}").text  # the host
+    assert "to-standings" not in app.test_client().get(f"/t/{t.code}/panel?mode=tv").text
+    t.set_taps(t.season_end(2))
+    assert "to-standings" not in app.test_client().get(f"/t/{t.code}").text  # fall's end: the game goes on
