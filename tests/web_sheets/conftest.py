@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from PIL import Image
 
 from referee.rules import deck
 from referee.store import tables as store
@@ -85,6 +86,22 @@ class TableAt:
 
 
 #: Edicts easy to count by hand: spring scores A and B, summer B and C, fall C and D, winter D and A.
+def photo_sent(server: str, browser: Any, tmp_path: Path, t: TableAt) -> Any:
+    """Seat 1's phone on table ``t``, its season over, with a photo sent for
+    its sheet: the test has replaced ``photo.read_sheet``, so the photo is
+    any picture."""
+    shot = tmp_path / "sheet.jpg"
+    Image.new("RGB", (64, 64), "white").save(shot)
+    page = touch_phone(browser)
+    page.goto(f"{server}/t/{t.code}/sheets")
+    page.locator(".seat").nth(0).locator("text=This is me").tap()
+    page.wait_for_selector("#photo-form")
+    page.wait_for_load_state("load")
+    with page.expect_navigation():
+        page.set_input_files("#photo-input", str(shot))
+    return page
+
+
 def touch_phone(browser: Any, width: int = 390, height: int = 844) -> Any:
     """A page on a touch phone of ``width`` x ``height``, its script errors
     kept in ``page.errors`` for the test to find none."""

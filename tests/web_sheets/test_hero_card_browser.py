@@ -23,7 +23,7 @@ from referee.rules import deck
 from referee.vision.reader import SheetReading
 from referee.web import photo
 from tests.deals import revealed_in_spring, spring_seed
-from tests.web_sheets.conftest import make_table, sure_reading, touch_phone
+from tests.web_sheets.conftest import make_table, photo_sent, sure_reading, touch_phone
 from tests.web_sheets.test_heroes_pages import drawn
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -54,20 +54,11 @@ def _photographed(app: Flask, server: str, browser: Any, tmp_path: Path) -> Any:
     """Seat 1's phone on a Heroes table (side C) whose spring, now over,
     revealed Dobrik, with a photo sent: ``photo.read_sheet`` is replaced by
     the test, so the photo is any picture."""
-    shot = tmp_path / "sheet.jpg"
-    Image.new("RGB", (64, 64), "white").save(shot)
     t = make_table(
         app, ["Ann", "Ben"], edition="heroes", side="C", seed=spring_seed("Dobrik of Lorkheim", "hero")
     )
     t.set_taps(t.season_end(0))
-    page = touch_phone(browser)
-    page.goto(f"{server}/t/{t.code}/sheets")
-    page.locator(".seat").nth(0).locator("text=This is me").tap()
-    page.wait_for_selector("#photo-form")
-    page.wait_for_load_state("load")
-    with page.expect_navigation():
-        page.set_input_files("#photo-input", str(shot))
-    return page
+    return photo_sent(server, browser, tmp_path, t)
 
 
 def _save(page: Any) -> None:

@@ -15,14 +15,13 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from PIL import Image
 
 from referee.rules import deck
 from referee.table.deal import explore_cards
 from referee.web import photo
 from tests.deals import troll_and_dobrik_seed
 from tests.table.test_sheet_flow import BLANK_A, drawn
-from tests.web_sheets.conftest import make_table, sure_reading, touch_phone
+from tests.web_sheets.conftest import make_table, photo_sent, sure_reading
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -49,17 +48,9 @@ def _photographed(
     the ``reader`` already."""
     if reader:
         monkeypatch.setattr(photo, "read_sheet", lambda *_a, **_k: sure_reading("A", grid))
-    shot = tmp_path / "sheet.jpg"
-    Image.new("RGB", (64, 64), "white").save(shot)
     t = make_table(app, ["Ann", "Ben"], edition="heroes", side="A", seed=troll_and_dobrik_seed(rift=False))
     t.set_taps(t.season_end(0))
-    page = touch_phone(browser)
-    page.goto(f"{server}/t/{t.code}/sheets")
-    page.locator(".seat").nth(0).locator("text=This is me").tap()
-    page.wait_for_selector("#photo-form")
-    page.wait_for_load_state("load")
-    with page.expect_navigation():
-        page.set_input_files("#photo-input", str(shot))
+    page = photo_sent(server, browser, tmp_path, t)
     page.wait_for_selector("#photo-note")
     return page
 
