@@ -685,4 +685,4 @@ def test_a_hero_named_by_the_one_card_out_is_as_sure_as_its_square(app: Flask, d
     # a doubted square's hero is said surely only once the player has checked it (editor.js)
     surely = f'<p class="hero-named" data-checked="{7 * 11 + 8}" hidden>The hero at row 8, column 9 is'
     assert (surely in html) == doubted
-    assert ("<p class=\"hero-named\">The hero at row 8, column 9 is" in html) != doubted
+    assert ('<p class="hero-named">The hero at row 8, column 9 is' in html) != doubted
