@@ -7,6 +7,10 @@ card's attack pattern. Where the cards revealed leave one answer, the
 reading takes it, as a player tapping with the Monster or Hero brush would
 by default; where they leave more, the player says, square by square.
 
+A hero drawn in an earlier season stays on the map for the rest of the
+game: where the photo reads its space as anything else, the reading keeps
+the hero, with its card, and says so (``keep_earlier_heroes``).
+
 A coin track the photo does not read starts from the coins the map and the
 sheets saved before show (``unread_coins``); a coin drawn with a shape shows
 on the paper alone, and the player adds it.
@@ -14,7 +18,7 @@ on the paper alone, and the player adds it.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,7 +44,9 @@ class ReadMonsters:
     game whose ambushes act: the player says which drew each."""
 
 
-def read_monsters(table: Table, sheet: SeasonSheet, codes: str) -> ReadMonsters:
+def read_monsters(
+    table: Table, sheet: SeasonSheet, codes: str, earlier: Iterable[dict[str, Any]] = ()
+) -> ReadMonsters:
     """Tag the monster spaces a photo reads (``codes``, 121 map codes) that
     the saved sheet does not hold: a photo shows monsters, not which card
     drew them, and the Heroes ambushes act by their monsters (the Gorgon's
@@ -60,7 +66,8 @@ def read_monsters(table: Table, sheet: SeasonSheet, codes: str) -> ReadMonsters:
     within the hero's attack pattern are immediately destroyed", and then
     "all monster spaces drawn within any hero's attack pattern are
     destroyed". A destroyed space inside the pattern of a hero the photo
-    shows (``read_heroes``) may be such a monster's, and a tag covers
+    shows (``read_heroes``, with the heroes drawn in ``earlier`` seasons)
+    may be such a monster's, and a tag covers
     "every space drawn for this monster, destroyed ones included"
     (``heroes.MonsterTag``), as the editor's brushes tag it: the Monster
     brush tags a space whatever a hero does to it after.
@@ -97,7 +104,7 @@ def read_monsters(table: Table, sheet: SeasonSheet, codes: str) -> ReadMonsters:
     ambush_names = [card.name for card in drew if card.kind == "ambush"]
     spare = heroes.most_monster_spaces(card for card in drew if card.kind == "explore") or 0
     spaces = frozenset(divmod(i, SIZE) for i in new)
-    destroyed = _destroyed_by_heroes(table, sheet, codes, tagged)
+    destroyed = _destroyed_by_heroes(table, sheet, codes, tagged, earlier)
     cards = ambush_cards()
     found = _explanations(
         [(name, shapes.placements(cards[name].shape.cells, spaces | destroyed)) for name in ambush_names],
@@ -113,12 +120,14 @@ def read_monsters(table: Table, sheet: SeasonSheet, codes: str) -> ReadMonsters:
     return ReadMonsters(groups, new if asks else [])
 
 
-def _destroyed_by_heroes(table: Table, sheet: SeasonSheet, codes: str, tagged: set[int]) -> frozenset[Cell]:
+def _destroyed_by_heroes(
+    table: Table, sheet: SeasonSheet, codes: str, tagged: set[int], earlier: Iterable[dict[str, Any]]
+) -> frozenset[Cell]:
     """The destroyed spaces in ``codes`` inside the attack pattern of a hero
     the photo shows with its card, that no tag holds: a monster drawn there
     was destroyed by the hero, so each may be part of a monster. A hero's
     own space is not: it held the hero."""
-    drawn = read_heroes(table, sheet, codes)
+    drawn = read_heroes(table, sheet, codes, earlier)
     found = drawn.kept + drawn.named
     heroes_at = {(h["at"][0], h["at"][1]) for h in found}
     attacked = set().union(*patterns_of(found))
@@ -172,24 +181,34 @@ class ReadHeroes:
     """Which hero card each hero space a photo reads is (``read_heroes``)."""
 
     kept: list[dict[str, Any]]
-    """The saved sheet's heroes whose space still reads as the hero (or destroyed):
-    they keep their card and pattern."""
+    """The saved sheet's heroes, and those drawn in earlier seasons, whose
+    space still reads as the hero (or destroyed): they keep their card and pattern."""
     named: list[dict[str, Any]]
     """A new hero space named after the one hero card it can be, as stored."""
     unnamed: list[int]
     """New hero spaces (row * 11 + column) whose card the player names."""
 
 
-def read_heroes(table: Table, sheet: SeasonSheet, codes: str) -> ReadHeroes:
+def read_heroes(
+    table: Table, sheet: SeasonSheet, codes: str, earlier: Iterable[dict[str, Any]] = ()
+) -> ReadHeroes:
     """Name the hero spaces a photo reads (``codes``, 121 map codes).
 
-    Each revealed hero is drawn once by every player, and each season
+    The saved sheet's heroes, and those drawn in ``earlier`` seasons (as
+    ``earlier_heroes`` keeps them), whose space reads as a hero or destroyed
+    keep their card. Each revealed hero is drawn once by every player, and each season
     "take the top card of the ... hero deck" into the explore deck: the
     hero cards out by this season that the map does not hold are the cards
     its new hero spaces can be. One new space and one such card: it is that
     hero, its pattern as printed (``heroes.Orientation``'s default; a turned
     one is the player's to set). Otherwise the player names each."""
     kept = [h for h in sheet.heroes or [] if codes[h["at"][0] * SIZE + h["at"][1]] in "HX"]
+    cards = {h["hero"] for h in kept}
+    kept += [
+        h
+        for h in earlier_heroes(sheet, earlier)
+        if h["hero"] not in cards and codes[h["at"][0] * SIZE + h["at"][1]] in "HX"
+    ]
     at = {h["at"][0] * SIZE + h["at"][1] for h in kept}
     new = [i for i, code in enumerate(codes) if code == terrain.HERO and i not in at]
     held = {h["hero"] for h in kept}
@@ -199,6 +218,84 @@ def read_heroes(table: Table, sheet: SeasonSheet, codes: str) -> ReadHeroes:
         named = [{"hero": free[0], "at": [r, c], "orientation": heroes.Orientation.PRINTED.value}]
         return ReadHeroes(kept, named, [])
     return ReadHeroes(kept, [], new)
+
+
+def earlier_heroes(sheet: SeasonSheet, earlier: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The heroes drawn in earlier seasons (``earlier``, as
+    ``records.heroes_before`` gives them) that are on the map still: a
+    filled space never changes, and a hero's attack destroys monster
+    spaces, not heroes. As the saved sheet holds each, unless the player
+    put it right this season: a hero card the sheet holds at another space,
+    or another hero card at its space, is theirs to say."""
+    saved = sheet.heroes or []
+    by_card = {h["hero"]: h for h in saved}
+    by_space = {(h["at"][0], h["at"][1]): h for h in saved}
+    out = []
+    for h in earlier:
+        now = by_card.get(h["hero"], h)
+        there = by_space.get((h["at"][0], h["at"][1]))
+        if now["at"] == h["at"] and (there is None or there["hero"] == h["hero"]):
+            out.append(now)
+    return out
+
+
+@dataclass(frozen=True)
+class KeptHero:
+    """A hero drawn in an earlier season whose space a photo reads as
+    something else (``keep_earlier_heroes``)."""
+
+    hero: dict[str, Any]
+    """The hero as stored: its card, its space and its pattern."""
+    read: str
+    """The map code the photo read at its space."""
+
+    @property
+    def index(self) -> int:
+        """Its space, as row * 11 + column."""
+        return int(self.hero["at"][0]) * SIZE + int(self.hero["at"][1])
+
+    def sentence(self) -> Text:
+        """What the note over the reading says of it."""
+        return _(
+            "The square at row %(row)d, column %(col)d is %(hero)s's hero space from an earlier season, "
+            "which stays on the map; the photo read it as %(terrain)s.",
+            row=self.hero["at"][0] + 1,
+            col=self.hero["at"][1] + 1,
+            hero=Name("hero", self.hero["hero"]),
+            terrain=terrain.LABELS[self.read],
+        )
+
+
+@dataclass(frozen=True)
+class KeptHeroes:
+    """A photo's reading with the heroes of earlier seasons kept (``keep_earlier_heroes``)."""
+
+    codes: str
+    """The 121 map codes read, each such hero's space back as the saved map holds it."""
+    heroes: list[KeptHero]
+    """The heroes whose space the photo read as something else."""
+
+
+def keep_earlier_heroes(sheet: SeasonSheet, earlier: Iterable[dict[str, Any]], codes: str) -> KeptHeroes:
+    """The photo's ``codes`` with the heroes drawn in earlier seasons kept.
+
+    A hero drawn stays on the map for the rest of the game: a filled space
+    never changes, and a hero's attack destroys monster spaces, not heroes.
+    Where the photo reads such a hero's space (``earlier_heroes``) as
+    anything but the hero or destroyed ("if a hero space is destroyed, that
+    hero's attack pattern remains active"), the photo is wrong: the space
+    holds what the saved map holds there, the hero or destroyed, and the
+    hero keeps its card."""
+    saved = sheet.map_text.replace("\n", "")
+    out = list(codes)
+    kept = []
+    for h in earlier_heroes(sheet, earlier):
+        hero = KeptHero(h, codes[int(h["at"][0]) * SIZE + int(h["at"][1])])
+        if hero.read in (terrain.HERO, terrain.DESTROYED):
+            continue
+        kept.append(hero)
+        out[hero.index] = saved[hero.index] if saved[hero.index] == terrain.DESTROYED else terrain.HERO
+    return KeptHeroes("".join(out), kept)
 
 
 @dataclass(frozen=True)

@@ -73,6 +73,15 @@ def coins_before(session: Session, seat: Seat, s: int) -> int:
     return 0 if record is None else record.coins
 
 
+def heroes_before(session: Session, seat: Seat, s: int) -> list[dict[str, Any]]:
+    """The heroes on the seat's map when season ``s`` began, as the season
+    before's sheet holds them: a hero drawn stays on the map for the rest of
+    the game (a filled space never changes, and a hero's attack destroys
+    monster spaces, not heroes)."""
+    previous = find_sheet(session, seat, s - 1) if s > 0 else None
+    return list(previous.heroes or []) if previous is not None else []
+
+
 def map_of(table: Table, sheet: SeasonSheet) -> MapSheet:
     """The sheet's map on the table's map side."""
     return MapSheet.parse(sheet.map_text, table.side)

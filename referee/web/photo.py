@@ -51,7 +51,7 @@ from referee.rules.errors import RefereeError
 from referee.rules.geometry import SIZE, Cell
 from referee.rules.i18n import _
 from referee.table import SEASON_NAMES, SeasonSheet, Table, readings
-from referee.table.records import coins_before, known_mountains
+from referee.table.records import coins_before, heroes_before, known_mountains
 from referee.table.sheets import open_to_change
 from referee.table.sides import other_sides
 from referee.vision.errors import (
@@ -209,12 +209,17 @@ def reading_config(
     reading: SheetReading,
     filled_before: int = 0,
     known: Collection[Cell] = (),
+    earlier: Collection[dict[str, Any]] = (),
 ) -> dict[str, Any]:
     """What the editor needs to start from the reading instead of the saved map.
 
     ``check`` lists the squares to outline: those the reader doubts, filled
     spaces of the saved map that the photo reads differently (a filled space
-    is never emptied in play), and heroes with no hero card yet. ``retake``
+    is never emptied in play), and heroes with no hero card yet. A hero
+    drawn in an earlier season (``earlier``, ``records.heroes_before``) stays
+    on the map whatever the photo reads at its space: the map keeps it, with
+    its card, outlined, and the note says so (``heroesKept``,
+    ``readings.keep_earlier_heroes``). ``retake``
     says whether the reader doubts so many squares that another photo may
     read better. ``heroNamed``: each hero space read given the one hero
     card out that the map did not hold, with whether that space is doubted
@@ -236,20 +241,23 @@ def reading_config(
     they emptied by hand, the reader had read wrong before), and a coin
     track the photo cannot read keeps the count they saved (``coinsKept``)
     instead of asking again."""
-    codes = "".join(reading.grid)
+    read = "".join(reading.grid)
     saved = sheet.map_text.replace("\n", "")
     saved_here = sheet.revision > 1
     doubtful = {r * SIZE + c for r, c in reading.doubtful()}
     changed = {
         i
-        for i, (was, now) in enumerate(zip(saved, codes, strict=True))
+        for i, (was, now) in enumerate(zip(saved, read, strict=True))
         if now != was
         and now != terrain.DESTROYED
         and (was in terrain.DRAWN or (saved_here and now in terrain.DRAWN))
     }
-    heroes = readings.read_heroes(t, sheet, codes)
+    kept = readings.keep_earlier_heroes(sheet, earlier, read)
+    codes = kept.codes
+    held = {hero.index for hero in kept.heroes}
+    heroes = readings.read_heroes(t, sheet, codes, earlier)
     unnamed = set(heroes.unnamed)
-    monsters = readings.read_monsters(t, sheet, codes)
+    monsters = readings.read_monsters(t, sheet, codes, earlier)
     untagged = set(monsters.untagged)
     track = t.side.coin_track
     coins = min(reading.coins, track) if reading.coins is not None else None
@@ -270,12 +278,13 @@ def reading_config(
         "heroes": heroes.kept + heroes.named,
         # the card is sure (the one out that the map did not hold); its space is as sure as its reading
         "heroNamed": [[h["hero"], h["at"], h["at"][0] * SIZE + h["at"][1] in doubtful] for h in heroes.named],
+        "heroesKept": [str(hero.sentence()) for hero in kept.heroes],
         "doubtful": sorted(doubtful),
         "changed": sorted(changed - doubtful),
         "unnamed": sorted(unnamed),
         "monsters": monsters.groups,
         "untagged": sorted(untagged),
-        "check": sorted(doubtful | changed | unnamed | untagged),
+        "check": sorted(doubtful | changed | held | unnamed | untagged),
         "retake": reading.worth_retaking(),
         "confidence": [v for row in reading.confidence for v in row],
     }
@@ -390,8 +399,14 @@ def read(code: str, number: int, season: str) -> ResponseReturnValue:
             data if markable else None,
             own=isinstance(error, TwoSheetsError),
         )
+    session = get_session()
     config = reading_config(
-        t, sheet, reading, coins_before(get_session(), seat, s), known_mountains(get_session(), t, seat, s)
+        t,
+        sheet,
+        reading,
+        coins_before(session, seat, s),
+        known_mountains(session, t, seat, s),
+        heroes_before(session, seat, s),
     )
     if wants_json():
         return jsonify(

@@ -6,6 +6,7 @@ troll's ravage, the zombies' spread, the Gorgon's gaze or the Dragon's coins."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from sqlalchemy.orm import Session
@@ -14,7 +15,7 @@ from referee.rules import deck, heroes, shapes
 from referee.table import Refused, Table, hosting, readings, records, scoring
 from referee.table import sheets as table_sheets
 from referee.table.deal import ambush_cards, explore_cards
-from tests.deals import troll_and_dobrik_seed
+from tests.deals import spring_seed, troll_and_dobrik_seed
 from tests.table.conftest import new_table, reveal_to, save, season_end
 from tests.table.test_sheet_flow import BLANK_A, drawn
 
@@ -420,3 +421,78 @@ def test_an_unread_coin_track_counts_the_mountains_surrounded_this_season(sessio
     ]
     assert offered  # this deal's summer has some
     assert (unread.carried, unread.mountains, unread.offered, unread.coins) == (1, [(2, 8)], offered, 2)
+
+
+# --- a hero drawn in an earlier season ---------------------------------------------------------------
+
+DAL = "Dal of Jolev"
+
+
+def _dal_drawn_in_spring(session: Session, at: list[int]) -> tuple[Table, list[dict[str, Any]]]:
+    """A Heroes table whose spring revealed Dal of Jolev: Ann drew him at
+    ``at`` and scored spring; summer has begun from that map."""
+    t = new_table(session, ["Ann", "Ben"], edition="heroes", seed=spring_seed(DAL, "dal"), chosen=None)
+    t = reveal_to(session, t, season_end(t, 0) + 1)
+    seat = t.seat(1)
+    placed = [{"hero": DAL, "at": at, "orientation": "printed"}]
+    save(session, t, seat, 0, drawn(BLANK_A, **{f"r{at[0]}c{at[1]}": "H"}), heroes=placed)
+    scoring.score(session, t, seat, 0)
+    return t, placed
+
+
+@pytest.mark.parametrize("read_as", ["M", "F", "."])
+def test_a_hero_from_an_earlier_season_stays_whatever_the_photo_reads(session: Session, read_as: str) -> None:
+    """The play-test: Dal, drawn in spring at row 9, column 9, read by a later
+    photo as a monster. A hero stays on the map for the rest of the game (a
+    filled space never changes, a hero's attack destroys monsters, not
+    heroes): the reading keeps him there with his card, and says why; the
+    square is no new monster for an ambush to claim."""
+    t, placed = _dal_drawn_in_spring(session, [8, 8])
+    seat = t.seat(1)
+    sheet = table_sheets.open_sheet(session, t, seat, 1)
+    earlier = records.heroes_before(session, seat, 1)
+    assert earlier == placed
+    codes = _codes(drawn(BLANK_A, r8c8=read_as))
+    kept = readings.keep_earlier_heroes(sheet, earlier, codes)
+    assert kept.codes == _codes(drawn(BLANK_A, r8c8="H"))
+    assert [(k.hero, k.read, k.index) for k in kept.heroes] == [(placed[0], read_as, 8 * 11 + 8)]
+    terrain_read = {"M": "monster", "F": "forest", ".": "empty"}[read_as]
+    assert str(kept.heroes[0].sentence()) == (
+        "The square at row 9, column 9 is Dal of Jolev's hero space from an earlier season, "
+        f"which stays on the map; the photo read it as {terrain_read}."
+    )
+    heroes_read = readings.read_heroes(t, sheet, kept.codes, earlier)
+    assert (heroes_read.kept, heroes_read.named, heroes_read.unnamed) == (placed, [], [])
+    monsters = readings.read_monsters(t, sheet, kept.codes, earlier)
+    assert (monsters.groups, monsters.untagged) == ([], [])
+
+
+def test_a_hero_from_an_earlier_season_read_as_itself_or_destroyed_is_left_alone(session: Session) -> None:
+    t, placed = _dal_drawn_in_spring(session, [8, 8])
+    sheet = table_sheets.open_sheet(session, t, t.seat(1), 1)
+    for code in ("H", "X"):
+        codes = _codes(drawn(BLANK_A, r8c8=code))
+        kept = readings.keep_earlier_heroes(sheet, placed, codes)
+        assert (kept.codes, kept.heroes) == (codes, [])
+        assert readings.read_heroes(t, sheet, codes, placed).kept == placed
+
+
+def test_a_hero_the_player_moved_this_season_is_theirs_to_say(session: Session) -> None:
+    """Summer's sheet saved with Dal at row 5, column 5 instead (a slip put
+    right): his spring space is not forced back, and the photo's reading of
+    it stands. Saved without him at all, he is still on the map."""
+    t, placed = _dal_drawn_in_spring(session, [8, 8])
+    seat = t.seat(1)
+    moved = [{"hero": DAL, "at": [4, 4], "orientation": "printed"}]
+    save(session, t, seat, 1, drawn(BLANK_A, r4c4="H"), heroes=moved)
+    sheet = table_sheets.open_sheet(session, t, seat, 1)
+    codes = _codes(drawn(BLANK_A, r4c4="H", r8c8="M"))
+    kept = readings.keep_earlier_heroes(sheet, placed, codes)
+    assert (kept.codes, kept.heroes) == (codes, [])
+    assert readings.read_heroes(t, sheet, codes, placed).kept == moved
+    # Saved with his space emptied: the hero of spring is on the map still.
+    save(session, t, seat, 1, BLANK_A)
+    sheet = table_sheets.open_sheet(session, t, seat, 1)
+    kept = readings.keep_earlier_heroes(sheet, placed, _codes(drawn(BLANK_A, r8c8="M")))
+    assert kept.codes == _codes(drawn(BLANK_A, r8c8="H"))
+    assert readings.read_heroes(t, sheet, kept.codes, placed).kept == placed

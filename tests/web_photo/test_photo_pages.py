@@ -24,7 +24,10 @@ from referee.web import photo
 from referee.web.database import engine_of
 from referee.web.offload import off_the_loop
 from referee.web.photo import reading_config
+from tests.deals import spring_seed
 from tests.table.test_bgstats import AMBUSHES
+from tests.table.test_readings import DAL
+from tests.table.test_sheet_flow import BLANK_A, drawn
 from tests.web_photo.conftest import (
     monsters_at_most,
     multipart,
@@ -35,7 +38,16 @@ from tests.web_photo.conftest import (
     stored_sheets,
     table_reading,
 )
-from tests.web_sheets.conftest import as_host, claim, csrf_token, editor, make_table, save, score
+from tests.web_sheets.conftest import (
+    as_host,
+    claim,
+    csrf_token,
+    editor,
+    make_table,
+    save,
+    score,
+    sure_reading,
+)
 
 
 def _table(app: Flask, client: FlaskClient, side: str = "A") -> Any:
@@ -686,3 +698,38 @@ def test_a_hero_named_by_the_one_card_out_is_as_sure_as_its_square(app: Flask, d
     surely = f'<p class="hero-named" data-checked="{7 * 11 + 8}" hidden>The hero at row 8, column 9 is'
     assert (surely in html) == doubted
     assert ('<p class="hero-named">The hero at row 8, column 9 is' in html) != doubted
+
+
+def test_a_hero_from_an_earlier_season_read_as_a_monster_stays_with_its_card(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The play-test: Ana drew Dal of Jolev at row 9, column 9 in spring; her
+    winter photo read that square as a monster. A hero stays on the map for
+    the rest of the game: the reading keeps Dal there with his card, the
+    square outlined, and the note says why; no ambush is asked about it."""
+    t = make_table(app, ["Ana", "Ben"], edition="heroes", seed=spring_seed(DAL, "dal"))
+    as_host(client, t)
+    dal = [{"hero": DAL, "at": [8, 8], "orientation": "printed"}]
+    spring = drawn(BLANK_A, r8c8="H")
+    t.set_taps(t.season_end(0))
+    assert save(client, t, 1, "spring", spring, heroes=dal).status_code == 200
+    for s, season in enumerate(("spring", "summer", "fall")):
+        t.set_taps(t.season_end(s))
+        editor(client, t, 1, season)
+        assert score(client, t, 1, season).status_code == 303
+    t.set_taps(t.season_end(3))
+    monkeypatch.setattr(photo, "read_sheet", lambda *_a, **_k: sure_reading("A", drawn(BLANK_A, r8c8="M")))
+    response = post_photo(client, t, 1, "winter", b"any picture: the reader is replaced")
+    assert response.status_code == 200, photo_error(response.text)
+    shown = page_config(response.text)["reading"]
+    assert shown["map"] == "".join(spring)
+    assert shown["heroes"] == dal
+    assert 8 * 11 + 8 in shown["check"]
+    assert shown["untagged"] == [] and shown["unnamed"] == []
+    said = (
+        "The square at row 9, column 9 is Dal of Jolev's hero space from an earlier season, "
+        "which stays on the map; the photo read it as monster."
+    )
+    assert shown["heroesKept"] == [said]
+    assert f'<p class="hero-kept">{said}' in response.text.replace("&#39;", "'")
+    assert "Monster spaces: tap each" not in response.text

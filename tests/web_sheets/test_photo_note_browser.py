@@ -21,7 +21,7 @@ from referee.table.deal import explore_cards
 from referee.web import photo
 from tests.deals import troll_and_dobrik_seed
 from tests.table.test_sheet_flow import BLANK_A, drawn
-from tests.web_sheets.conftest import make_table, photo_sent, sure_reading
+from tests.web_sheets.conftest import as_host, editor, make_table, photo_sent, save, score, sure_reading
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -247,4 +247,44 @@ def test_what_a_save_did_is_brought_into_sight(
     assert "The heroes destroyed the monsters at row 7, column 6." in banner.inner_text()
     box = banner.bounding_box()
     assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844
+    assert page.errors == []
+
+
+def test_a_hero_from_an_earlier_season_stays_on_the_map_the_photo_read(
+    app: Flask, client: Any, server: str, browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The play-test: a hero drawn in an earlier season, read by a later photo
+    as an untagged monster. Dobrik, drawn in spring at row 9, column 9, stays
+    on the map: summer's reading shows him there with his card, the square
+    outlined, the note says so, and asks nothing about monsters; saved, he
+    keeps his card and pattern."""
+    t = make_table(app, ["Ann", "Ben"], edition="heroes", side="A", seed=troll_and_dobrik_seed(rift=False))
+    as_host(client, t)
+    dobrik = [{"hero": "Dobrik of Lorkheim", "at": [8, 8], "orientation": "printed"}]
+    t.set_taps(t.season_end(0))
+    assert save(client, t, 1, "spring", drawn(BLANK_A, r8c8="H"), heroes=dobrik).status_code == 200
+    assert score(client, t, 1, "spring").status_code == 303
+    t.set_taps(t.season_end(1))
+    grid = drawn(BLANK_A, r8c8="M", r0c0="F")
+    monkeypatch.setattr(photo, "read_sheet", lambda *_a, **_k: sure_reading("A", grid))
+    page = photo_sent(server, browser, tmp_path, t)
+    page.wait_for_selector("#photo-note")
+    assert page.url.endswith("/sheets/1/summer")
+    hero = _cell(page, 8, 8)
+    assert (hero.get_attribute("class") or "").split()[:2] == ["cell", "t-H"]
+    assert "doubtful" in (hero.get_attribute("class") or "")
+    assert hero.inner_text() == "Do" and hero.get_attribute("title") == "Dobrik of Lorkheim"
+    kept = page.locator("#photo-note .hero-kept")
+    assert kept.inner_text() == (
+        "The square at row 9, column 9 is Dobrik of Lorkheim's hero space from an earlier season, "
+        "which stays on the map; the photo read it as monster."
+    )
+    assert ASK_MONSTERS not in page.locator("#photo-note").inner_text()
+    assert page.locator("#hero-warning").is_hidden()
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "photo-hero-kept-390x844.png"))
+    page.locator("#save").tap()
+    page.wait_for_selector("#status:text-is('Saved.')")
+    _, config = editor(client, t, 1, "summer")
+    assert config["heroes"] == dobrik and config["map"][8 * 11 + 8] == "H"
     assert page.errors == []
