@@ -353,6 +353,12 @@
     }
     const count = document.getElementById("coin-count");
     if (count) count.textContent = state.coins;
+    // the count beside Save, marked while an unread track waits for the player's count
+    const jump = document.getElementById("coins-jump");
+    if (jump) {
+      document.getElementById("coins-jump-count").textContent = state.coins;
+      jump.classList.toggle("attention", coinsUnset);
+    }
     root.querySelectorAll("#coin-track .coin").forEach((b) => {
       b.classList.toggle("filled", Number(b.dataset.n) <= state.coins);
     });
@@ -562,6 +568,12 @@
       const foot = window.innerHeight - bar.height - 8;
       if (box.bottom > foot || box.top < 0) window.scrollBy(0, box.bottom - foot);
     }
+
+    // The count beside Save brings the coin track into view, at the screen's foot: the
+    // toolbar then rests in its place above it, Save and the coins on the screen together.
+    document.getElementById("coins-jump").addEventListener("click", () => {
+      document.getElementById("coins").scrollIntoView({ block: "end" });
+    });
 
     const coinsRight = document.getElementById("coins-right");
     if (coinsRight) {

@@ -17,7 +17,7 @@ import pytest
 from flask import Flask
 
 from referee.rules import data
-from tests.web_sheets.conftest import EASY_EDICTS, as_host, make_table, save, score
+from tests.web_sheets.conftest import EASY_EDICTS, as_host, editor, make_table, save, score
 
 pytestmark = [pytest.mark.browser]
 
@@ -630,3 +630,81 @@ def test_the_score_sheets_box_labels_show_whole(
     assert labels
     cut = [name for name, hidden in labels if hidden > 0]
     assert not cut, f"labels cut at {width} px: {sorted(set(cut))}"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("language", ["en", "cs"])
+def test_the_coin_count_shows_beside_save(
+    app: Flask, client: Any, server: str, browser: Any, width: int, language: str
+) -> None:
+    """The play-test: Save sits in the toolbar at the screen's foot, the coin
+    track below the map; a player who saved without scrolling there kept
+    the season before's count unseen. As summer's editor opens (spring
+    scored with 4 coins), the count shows beside Save, every button whole
+    and apart; one tap on it brings the − and + buttons and the track onto
+    the screen, clear of the toolbar, Save still on it; set there, the count
+    beside Save follows, and Save keeps it."""
+    t = make_table(app, ["Ann", "Ben"])
+    as_host(client, t)
+    t.set_taps(t.season_end(0))
+    assert save(client, t, 1, "spring", data.map_sides()["A"].blank_map_text(), coins=4).status_code == 200
+    score(client, t, 1, "spring")
+    t.set_taps(t.season_start(1))
+    context = browser.new_context(
+        viewport={"width": width, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        locale="cs-CZ" if language == "cs" else "en-GB",
+    )
+    page = context.new_page()
+    page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
+    page.goto(f"{server}/t/{t.code}/sheets/1/summer")
+    word = "Mince" if language == "cs" else "Coins"
+    jump = page.locator("#coins-jump")
+    assert " ".join(jump.inner_text().split()) == f"{word} 4/14"
+    buttons = page.locator(".actions .button").all()
+    assert len(buttons) == 4
+    boxes = [b.bounding_box() or {} for b in buttons]
+    for i, found in enumerate(boxes):
+        assert found["x"] >= 0 and found["x"] + found["width"] <= width, (
+            f"a button leaves the screen at {width}"
+        )
+        assert 0 <= found["y"] and found["y"] + found["height"] <= 844, "the actions are off the screen"
+        assert found["height"] >= 44  # a thumb's tap target
+        for other in boxes[i + 1 :]:
+            assert not overlap(found, other), f"two of Undo, Redo, the coins and Save touch at {width} px"
+    assert cut_buttons(page) == [], f"cut at {width} px"
+    page.screenshot(path=f"/tmp/shots/editor-coins-beside-save-{language}-{width}x844.png")
+
+    jump.tap()
+    page.wait_for_function(
+        "() => document.getElementById('coin-track').getBoundingClientRect().bottom <= 845"
+    )
+    toolbar = box(page, ".toolbar")
+    for part in ("#coin-minus", "#coin-plus", "#coin-track", "#save"):
+        found = box(page, part)
+        assert 0 <= found["y"] and found["y"] + found["height"] <= 844 + 1, (
+            f"{part} is off the screen at {width}"
+        )
+        if part != "#save":
+            assert not overlap(found, toolbar), f"the toolbar covers {part} at {width} px"
+    page.screenshot(path=f"/tmp/shots/editor-coins-jumped-{language}-{width}x844.png")
+    page.locator("#coin-plus").tap()
+    assert " ".join(jump.inner_text().split()) == f"{word} 5/14"
+    page.locator("#save").tap()
+    page.wait_for_selector("#save.clean")
+    assert editor(client, t, 1, "summer")[1]["coins"] == 5
+    assert cut_buttons(page) == [], f"cut at {width} px once saved"  # "Saved ✓", "Uloženo ✓"
+    page.screenshot(path=f"/tmp/shots/editor-coins-saved-{language}-{width}x844.png")
+
+
+def cut_buttons(page: Any) -> list[str]:
+    """The toolbar's actions whose words do not fit them, or that leave the screen sideways."""
+    width = page.viewport_size["width"]
+    if page.evaluate("document.documentElement.scrollWidth") > width:
+        return ["sideways scroll"]
+    return list(
+        page.locator(".actions .button").evaluate_all(
+            "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
+        )
+    )
