@@ -37,7 +37,7 @@ from referee.web.database import get_session
 from referee.web.errors import wants_json
 from referee.web.forms import MAP_GAME, SetupForm
 from referee.web.inputs import field, form_number
-from referee.web.panels import render_panel, shared_state, tv_standings
+from referee.web.panels import final_standings, render_panel, shared_state
 from referee.web.present import CORNER_NAMES, DIRECTION_NAMES, KIND_NAMES, TableView, view_of
 from referee.web.seats import host_cookie, set_cookie
 
@@ -168,7 +168,7 @@ def render_table(
         events_url=url_for("push.events", code=view.code, mode=mode),
         other_sides=other_sides,
         undo_kept=undo_kept,
-        settled=tv_standings(view.table, mode, view.taps),
+        settled=final_standings(view.table, view.taps),
     )
 
 

@@ -12,11 +12,13 @@ the host's token and a CSRF token, so it is rendered per request, never kept.
 The small JSON state that polling pages fetch after a change is kept the same
 way (it holds no words, so not per language).
 
-Once winter has ended, the TV's panel also shows the game's end as the players
-score it: who is still to score winter, then the standings. Those change with
-scores, not reveals, so its key holds them too, and the TV asks for its panel
-again while the game is over (``static/js/table.js``): no reveal, so no event
-and no change of taps, brings them."""
+Once winter has ended, every panel also shows the game's end as the players
+score it: who is still to score winter, then the standings (the TV in place
+of the last card; the phones say who is still to score in the season's end
+box, with a link to the standings page). Those change with scores, not
+reveals, so a kept panel's key holds them too, and the page asks for its
+panel again while the game is over (``static/js/table.js``): no reveal, so
+no event and no change of taps, brings them."""
 
 from __future__ import annotations
 
@@ -82,12 +84,13 @@ def cache_of(app: Flask) -> PanelCache:
     return cache
 
 
-def tv_standings(table: GameTable, mode: str, shown: int) -> Settled | None:
-    """What the TV shows of the game's end after ``shown`` reveals: once winter
-    has ended, the standings as the table layer settles them for the phones'
-    standings page, or who is still to score. None for the other views (the
-    phones have that page) and before the game is over."""
-    if mode != "tv" or shown != table.taps:
+def final_standings(table: GameTable, shown: int) -> Settled | None:
+    """What a table page shows of the game's end after ``shown`` reveals: once
+    winter has ended, the standings as the table layer settles them for the
+    standings page, or who is still to score. None before the game is over,
+    and for a panel of another number of reveals than the table's (one the
+    scores may not be the table's at)."""
+    if shown != table.taps:
         return None
     t = Table.of(table)
     return settle(get_session(), t) if t.position.game_over else None
@@ -106,7 +109,7 @@ def render_panel(table: GameTable, mode: str, taps: int | None = None, token: st
     """The panel of ``table`` after ``taps`` reveals (by default its own) as
     ``mode`` shows it, in the request's language."""
     shown = table.taps if taps is None else taps
-    settled = tv_standings(table, mode, shown)
+    settled = final_standings(table, shown)
 
     def render(**extra: object) -> str:
         view = view_of(table, shown)

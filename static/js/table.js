@@ -184,12 +184,14 @@
 
   function schedule() { window.setTimeout(poll, pollMs); }
 
-  // --- The TV at the game's end --------------------------------------------------
-  // Once winter has ended the TV's panel names who is still to score it, then
-  // shows the standings (data-standings). Those come with scores, not with a
-  // reveal, so neither the stream nor the polled state (both follow the taps)
-  // brings them: the TV asks for its panel itself, often while a score is
-  // awaited, and now and then once they are shown (a winter scored again changes them).
+  // --- The game's end -------------------------------------------------------------
+  // Once winter has ended the panel (the TV's, a follower's, the host's) names
+  // who is still to score it, then shows the standings (data-standings). Those
+  // come with scores, not with a reveal, so neither the stream nor the polled
+  // state (both follow the taps) brings them: the page asks for its panel
+  // itself, often while a score is awaited, and now and then once they are
+  // shown (a winter scored again changes them). Not while the host's phone
+  // deals offline: refresh leaves offline.js's panel alone.
   var STANDINGS_WAITING_MS = 3000;
   var STANDINGS_SETTLED_MS = 30000;
   function watchStandings() {
@@ -268,5 +270,5 @@
   window.addEventListener("resize", fitDock);
   startStream();
   window.setInterval(checkStream, CHECK_MS);
-  if (root.dataset.mode === "tv") watchStandings();
+  watchStandings();
 })();

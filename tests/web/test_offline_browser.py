@@ -19,7 +19,7 @@ import pytest
 
 from referee.rules import deck
 from tests.browser import ARGS, CHROMIUM, LiveServer, playwright_or_skip
-from tests.web.conftest import Browserless, live_table, make_app
+from tests.web.conftest import Browserless, csrf_token, live_table, make_app
 
 pytestmark = pytest.mark.browser
 
@@ -337,3 +337,34 @@ def test_the_offline_mark_sits_in_the_dock_above_the_buttons(
     host.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     last = host.locator("main > :last-child").bounding_box()
     assert last["y"] + last["height"] <= host.locator("#dock").bounding_box()["y"] + 1
+
+
+def test_the_last_card_revealed_offline_then_online_shows_who_is_still_to_score(
+    browser: Any, server: LiveServer, table: tuple[str, str]
+) -> None:
+    """The host reveals winter's last card offline: the deal's game-over
+    panel, rendered before any score, says how the paper game ends. Back
+    online, the taps sent, the page asks for its panel again by itself and
+    says who is still to score winter, as a follower's does: a score is not
+    a reveal, so no event would bring it."""
+    code, token = table
+    http = Browserless(server.url)
+    _, page, _ = http.request(f"/t/{code}/host/{token}")
+    total = GAME.turn_count()
+    for taps in range(total - 1):
+        form = {"csrf_token": csrf_token(page), "host": token, "taps": str(taps)}
+        assert http.request(f"/t/{code}/reveal", form, accept="application/json")[0] == 200
+    context = browser.new_context(**PHONE)
+    host = open_host(context, server, code, token)
+    shown(host, total - 1)
+    context.set_offline(True)
+    host.click("button.reveal")
+    shown(host, total)
+    assert "Add up the reputation stars" in host.locator("#panel .season-end").inner_text()
+    context.set_offline(False)
+    back_in_step(host)
+    assert server_state(server, code)["taps"] == total
+    waiting = host.locator("#panel #waiting")
+    waiting.wait_for(timeout=10_000)
+    assert waiting.inner_text() == "Waiting for the winter score of Ann, Ben, Cat."
+    assert host.locator("#panel").get_by_text("Add up the reputation stars", exact=False).count() == 0

@@ -199,3 +199,57 @@ def test_the_phones_at_the_games_end_lead_to_the_standings(app: Flask, client: F
     assert "to-standings" not in app.test_client().get(f"/t/{t.code}/panel?mode=tv").text
     t.set_taps(t.season_end(2))
     assert "to-standings" not in app.test_client().get(f"/t/{t.code}").text  # fall's end: the game goes on
+
+
+ADD_UP = "Add up the reputation stars"
+
+
+def test_the_phones_at_the_games_end_show_who_is_still_to_score_then_the_standings(
+    app: Flask, client: FlaskClient
+) -> None:
+    """A play-test's follower read "Add up the reputation stars" on her phone
+    while the TV showed the standings. After winter a follower's panel and
+    the host's say who is still to score it, with the link to the standings
+    page; once every seat has scored, they show the standings the TV and the
+    standings page show, still with the link. A score is not a reveal: the
+    follower's panel, kept per table and taps, is not the one kept from
+    before the scores."""
+    t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
+    t.set_taps(t.season_end(3))
+    phone = app.test_client()
+    pages = {
+        "follower": lambda: phone.get(f"/t/{t.code}").text,
+        "follower's panel": lambda: phone.get(f"/t/{t.code}/panel").text,
+        "host": lambda: phone.get(f"/t/{t.code}/host/{t.host}").text,
+        "host's panel": lambda: phone.get(f"/t/{t.code}/panel?mode=host&token={t.host}").text,
+    }
+    link = f'id="to-standings" href="/t/{t.code}/standings"'
+    for name, page in pages.items():
+        before = page()
+        assert "Waiting for the winter score of Ann, Ben." in before, name
+        assert 'data-standings="waiting"' in before, name  # table.js asks for the panel again
+        assert link in before and ADD_UP not in before and 'class="standings"' not in before, name
+    play_four_seasons(client, t)
+    listed = standings_list(client.get(f"/t/{t.code}/standings").text)
+    assert standings_list(app.test_client().get(f"/t/{t.code}/panel?mode=tv").text) == listed
+    for name, page in pages.items():
+        after = page()
+        assert standings_list(after) == listed, name
+        assert 'data-standings="settled"' in after, name
+        assert "tied with Ann; the tiebreak counts stars lost to monsters: Ben lost 0, Ann 12." in after
+        assert link in after and ADD_UP not in after and "Waiting for the winter score" not in after, name
+
+
+def test_the_hosts_deal_kept_for_offline_knows_no_scores_and_asks_again_once_online(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The host's deal (``offline.py``) is rendered before any score: its
+    game-over panel says how the paper game ends, links to the standings,
+    and marks itself as waiting, so that table.js asks for the real panel
+    once the phone is back online (``test_offline_browser``)."""
+    t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
+    deal = app.test_client().get(f"/api/t/{t.code}/deal?token={t.host}").get_json()
+    last = deal["panels"][-1]
+    assert 'data-game-over="true"' in last and 'data-standings="waiting"' in last
+    assert ADD_UP in last and f'id="to-standings" href="/t/{t.code}/standings"' in last
+    assert all("data-standings" not in panel for panel in deal["panels"][:-1])

@@ -8,7 +8,7 @@ and on a 390 x 844 touch phone, without scrolling, and said once.
 - The host's invitation to join gets out of the way of the cards once the
   first one is out, and still invites later players from the page's foot.
 - After winter the TV shows the standings as the last score comes in, on its
-  first screen, without a reload."""
+  first screen, without a reload; so do a follower's phone and the host's."""
 
 from __future__ import annotations
 
@@ -202,3 +202,64 @@ def test_the_tv_shows_the_standings_as_the_last_winter_score_comes_in(
     assert "tied with Ann; the tiebreak counts stars lost to monsters" in page.locator("#panel").inner_text()
     assert page.locator("#panel").get_by_text("Add up the reputation stars", exact=False).count() == 0
     assert said(page, "Winter is over: the game ends").count() == 1
+
+
+@pytest.mark.parametrize("width", [320, 390, 430])
+def test_the_phones_show_the_standings_as_the_last_winter_score_comes_in(
+    app: Flask, client: Any, server: str, browser: Any, width: int
+) -> None:
+    """A play-test's follower read "Add up the reputation stars" on her phone
+    at the game's end while the TV showed the standings. Ann and Ben tie on 8
+    (``test_standings.play_four_seasons``); Ben has not scored winter yet. A
+    follower's phone and the host's, open since winter ended, name him, with
+    the way to the standings page; once he scores, they show the standings,
+    Ben winning the tiebreak, with no reveal and no reload, nothing
+    overlapping and nothing off the screen sideways."""
+    from tests.web_sheets.test_phone_layout import overlap
+    from tests.web_sheets.test_standings import ANN, BEN
+
+    t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
+    as_host(client, t)
+    save(client, t, 1, "spring", ANN, coins=3)
+    save(client, t, 2, "spring", BEN, coins=0)
+    for s, name in enumerate(("spring", "summer", "fall", "winter")):
+        t.set_taps(t.season_end(s))
+        for seat in (1, 2) if s < 3 else (1,):
+            editor(client, t, seat, name)
+            assert score(client, t, seat, name).status_code == 303
+    follower = touch_phone(browser, width)
+    follower.goto(f"{server}/t/{t.code}")
+    host = touch_phone(browser, width)
+    host.goto(f"{server}/t/{t.code}/host/{t.host}")
+    for who, page in (("follower", follower), ("host", host)):
+        waiting = page.locator("#panel #waiting")
+        assert waiting.inner_text() == "Waiting for the winter score of Ben."
+        assert page.locator("#panel").get_by_text("Add up the reputation stars", exact=False).count() == 0
+        waiting.scroll_into_view_if_needed()
+        link = box(page, "#to-standings")
+        assert not overlap(box(page, "#panel #waiting"), link)
+        page.screenshot(path=f"/tmp/shots/game-end-waiting-{who}-{width}x844.png")
+        page.evaluate("window.sameLoad = true")  # gone if the page reloads
+    editor(client, t, 2, "winter")
+    assert score(client, t, 2, "winter").status_code == 303
+    for who, page in (("follower", follower), ("host", host)):
+        page.wait_for_selector("#panel .standings", timeout=10_000)
+        assert page.evaluate("window.sameLoad === true")
+        assert page.locator("#panel .standing").all_inner_texts()[0].startswith("1\nBen")
+        assert (
+            "tied with Ann; the tiebreak counts stars lost to monsters" in page.locator("#panel").inner_text()
+        )
+        assert page.locator("#panel #waiting").count() == 0
+        assert page.locator("#to-standings").get_attribute("href") == f"/t/{t.code}/standings"
+        page.evaluate("window.scrollTo(0, 0)")
+        rows = [box(page, f'#panel .standing[data-player="{name}"]') for name in ("Ben", "Ann")]
+        assert not overlap(rows[0], rows[1])
+        assert all(0 <= r["x"] and r["x"] + r["width"] <= width for r in rows)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, f"sideways scroll, {who}"
+        if who == "host":  # the dock stays at the screen's foot: the list is above it, the link scrolls clear
+            dock = box(page, "#dock")
+            assert rows[1]["y"] + rows[1]["height"] <= dock["y"], f"the dock covers the standings at {width}"
+        page.screenshot(path=f"/tmp/shots/game-end-standings-{who}-{width}x844.png")
+        page.locator("#to-standings").scroll_into_view_if_needed()
+        page.screenshot(path=f"/tmp/shots/game-end-standings-link-{who}-{width}x844.png")
+        assert page.errors == []
