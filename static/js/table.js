@@ -192,15 +192,24 @@
   // itself, often while a score is awaited, and now and then once they are
   // shown (a winter scored again changes them). Not while the host's phone
   // deals offline: refresh leaves offline.js's panel alone.
-  var STANDINGS_WAITING_MS = 3000;
-  var STANDINGS_SETTLED_MS = 30000;
+  // The host and the TV ask often. A hall's thousand followers ask seldom, each
+  // at its own moment (every 3 s, a thousand phones would be 333 requests a
+  // second), and at once when the phone is looked at again: a phone picked up
+  // from the table shows where the game stands.
+  var follower = root.dataset.mode !== "host" && root.dataset.mode !== "tv";
+  var STANDINGS_WAITING_MS = follower ? 12000 : 3000;
+  var STANDINGS_SETTLED_MS = follower ? 60000 : 30000;
+  function askStandings() {
+    var ask = panel().dataset.standings && !busy && !document.hidden;
+    return ask ? refresh().catch(function () {}) : Promise.resolve();
+  }
   function watchStandings() {
     var settled = panel().dataset.standings === "settled";
-    window.setTimeout(function () {
-      var ask = panel().dataset.standings && !busy && !document.hidden;
-      (ask ? refresh().catch(function () {}) : Promise.resolve()).then(watchStandings);
-    }, settled ? STANDINGS_SETTLED_MS : STANDINGS_WAITING_MS);
+    var wait = settled ? STANDINGS_SETTLED_MS : STANDINGS_WAITING_MS;
+    if (follower) wait *= 0.75 + Math.random() / 2;
+    window.setTimeout(function () { askStandings().then(watchStandings); }, wait);
   }
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) askStandings(); });
 
   // offline.js takes a tap over (cancelling this event) when the network is gone or earlier taps wait.
   function offlineTakes(form, failed) {
