@@ -258,7 +258,7 @@ class KeptHero:
         """What the note over the reading says of it."""
         return _(
             "The square at row %(row)d, column %(col)d is %(hero)s's hero space from an earlier season, "
-            "which stays on the map; the photo read it as %(terrain)s.",
+            "which stays on the map; the photo read “%(terrain)s” there.",
             row=self.hero["at"][0] + 1,
             col=self.hero["at"][1] + 1,
             hero=Name("hero", self.hero["hero"]),

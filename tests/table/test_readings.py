@@ -459,7 +459,7 @@ def test_a_hero_from_an_earlier_season_stays_whatever_the_photo_reads(session: S
     terrain_read = {"M": "monster", "F": "forest", ".": "empty"}[read_as]
     assert str(kept.heroes[0].sentence()) == (
         "The square at row 9, column 9 is Dal of Jolev's hero space from an earlier season, "
-        f"which stays on the map; the photo read it as {terrain_read}."
+        f"which stays on the map; the photo read “{terrain_read}” there."
     )
     heroes_read = readings.read_heroes(t, sheet, kept.codes, earlier)
     assert (heroes_read.kept, heroes_read.named, heroes_read.unnamed) == (placed, [], [])

@@ -728,7 +728,7 @@ def test_a_hero_from_an_earlier_season_read_as_a_monster_stays_with_its_card(
     assert shown["untagged"] == [] and shown["unnamed"] == []
     said = (
         "The square at row 9, column 9 is Dal of Jolev's hero space from an earlier season, "
-        "which stays on the map; the photo read it as monster."
+        "which stays on the map; the photo read “monster” there."
     )
     assert shown["heroesKept"] == [said]
     assert f'<p class="hero-kept">{said}' in response.text.replace("&#39;", "'")

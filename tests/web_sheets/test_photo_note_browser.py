@@ -277,7 +277,7 @@ def test_a_hero_from_an_earlier_season_stays_on_the_map_the_photo_read(
     kept = page.locator("#photo-note .hero-kept")
     assert kept.inner_text() == (
         "The square at row 9, column 9 is Dobrik of Lorkheim's hero space from an earlier season, "
-        "which stays on the map; the photo read it as monster."
+        "which stays on the map; the photo read “monster” there."
     )
     assert ASK_MONSTERS not in page.locator("#photo-note").inner_text()
     assert page.locator("#hero-warning").is_hidden()
