@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 from referee.rules.geometry import SIZE
 from referee.rules.i18n import _
 from referee.vision.errors import NoGridError
-from referee.vision.lattice import lattices
+from referee.vision.lattice import lattices, parallel_lattices
 from referee.vision.lines import Families, Family, line_map
 from referee.vision.paper import PaperFamilies, outline
 
@@ -498,6 +498,19 @@ class _Look:
         found.sort(key=lambda t: -t[0])
         return found
 
+    def parallel_lattices(self) -> list[tuple[float, NDArray[np.float64]]]:
+        """The lattices of every pair of line families, faint or not, whose
+        vanishing points allow no rectification, with each family's lines
+        taken as parallel (``lattice.parallel_lattices``), best scored first."""
+        found: list[tuple[float, NDArray[np.float64]]] = []
+        for faint in (False, True):
+            for pair in self.families.pairs(faint):
+                found += parallel_lattices(
+                    self.strength, pair, self.smallest * min(self.strength.shape), self.banded
+                )
+        found.sort(key=lambda t: -t[0])
+        return found
+
     def quick(self) -> Candidate | None:
         """The best scored lattice of the first two main angles' pairs without
         a faint family (``Families.first_pairs``), fitted, if its inner
@@ -621,7 +634,8 @@ def other_grids(rgb: NDArray[np.uint8], quad: Quad, lines: Lines | None = None) 
     sheets in the picture, such as a neighbour's at the table. The first
     look's best scored lattices on the photo's lines, with those of the
     sheet of the grid at ``quad`` set aside (``ITS_SHEET``), those of the
-    pairs without a faint family first, as the search ranks them, fitted
+    pairs without a faint family first, as the search ranks them, then
+    those whose lines must be taken as parallel (``_then_parallel``), fitted
     (``OTHER_FITS`` at most); kept when clearly seen, reaching nowhere into
     that sheet, with squares of about that grid's size (``LIKE_SIZE``: the
     sheets lie on one table, at about one distance from the camera); at
@@ -633,7 +647,7 @@ def other_grids(rgb: NDArray[np.uint8], quad: Quad, lines: Lines | None = None) 
     size = _square_size(quad)
     fits: list[Candidate] = []
     tried = 0
-    for _score, lattice in look._lattices(False) + look._lattices(True):
+    for _score, lattice in _then_parallel(look):
         if tried == OTHER_FITS:
             break
         q = _order(lattice / look.k)
@@ -650,6 +664,20 @@ def other_grids(rgb: NDArray[np.uint8], quad: Quad, lines: Lines | None = None) 
         ):
             fits.append(fit)
     return sorted(fits, key=lambda c: -c.support)[:KEEP]
+
+
+def _then_parallel(look: _Look) -> Iterator[tuple[float, NDArray[np.float64]]]:
+    """``look``'s lattices of the pairs without a faint family, then of those
+    with one, as the search ranks them; then, only if the fits are not used
+    up by then, those of the pairs that allow no rectification, with their
+    lines taken as parallel (``_Look.parallel_lattices``). Another sheet
+    beside the one read is often small, and its few short lines' vanishing
+    points can put the horizon across the picture: on a training draw of
+    two sheets in one picture, that is how the neighbour's sheet was read
+    without a word while the player's went unseen. Last, so that they take
+    no fit from a lattice seen in perspective."""
+    yield from look._lattices(False) + look._lattices(True)
+    yield from look.parallel_lattices()
 
 
 def _square_size(quad: Quad) -> float:

@@ -34,7 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from referee.rules.geometry import SIZE
-from referee.vision.lines import Family
+from referee.vision.lines import Family, parallel
 
 TEETH = SIZE + 1
 """Lines of the grid each way, the outline included."""
@@ -467,3 +467,16 @@ def lattices(
             found.append((support, quad))
     found.sort(key=lambda t: -t[0])
     return found
+
+
+def parallel_lattices(
+    strength: NDArray[np.float32], pair: tuple[Family, Family], min_grid: float, banded: bool = False
+) -> list[tuple[float, NDArray[np.float64]]]:
+    """``lattices`` of ``pair`` with each family's lines taken as parallel
+    (``lines.parallel``), for a pair whose vanishing points allow no
+    rectification; none for a pair that does, whose own lattices are those.
+    A small sheet's few short lines are what put the horizon across the
+    picture, and over a small sheet the lines are all but parallel."""
+    if _rectifier(*pair) is not None:
+        return []
+    return lattices(strength, (parallel(pair[0]), parallel(pair[1])), min_grid, banded)

@@ -21,7 +21,7 @@ strongest vanishing point.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -77,6 +77,19 @@ class Family:
     """Whether only the wider search looks at it: far fewer lines meet at its
     vanishing point than at its direction's first, or its direction is not
     among the ``FIRST_LOOK`` strongest."""
+
+
+def parallel(family: Family) -> Family:
+    """``family`` with its lines taken as parallel, at their mean direction
+    (weighed by their votes): its vanishing point moved to infinity. Over a
+    small sheet perspective hardly bends a direction's lines, and the
+    vanishing point of a few short lines is too uncertain to undo it by: a
+    degree's error can put the horizon across the picture, where no
+    rectification exists (``lattice._rectifier``)."""
+    along = np.arctan2(family.lines[:, 0], -family.lines[:, 1])  # the direction (-b, a)
+    w = family.weight
+    mean = 0.5 * np.arctan2(float((w * np.sin(2 * along)).sum()), float((w * np.cos(2 * along)).sum()))
+    return replace(family, vanishing=np.array([np.cos(mean), np.sin(mean), 0.0]))
 
 
 def to_lines(hough: NDArray[np.float64], shape: tuple[int, ...]) -> NDArray[np.float64]:

@@ -14,11 +14,13 @@ import pytest
 
 from referee.vision.errors import TwoSheetsError, WrongSheetError
 from referee.vision.grid import ITS_SHEET, around, other_grids
+from referee.vision.lines import Family, parallel
 from referee.vision.load import load_photo
 from referee.vision.reader import TWO_SHEETS, read_sheet
 from tests.scripts import load_script
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_sheets"
+PHOTOS = Path(__file__).resolve().parent / "photos"
 
 
 def _side_by_side(first: str, second: str) -> tuple[bytes, dict[str, object], dict[str, object], float]:
@@ -73,6 +75,42 @@ def test_the_sheet_read_is_set_aside_whole_when_looking_beside_it() -> None:
     assert np.linalg.norm(centre - want.mean(axis=0)) < np.linalg.norm(want[0] - want[1]) / 11
     region = around(read, ITS_SHEET)
     assert cv2.pointPolygonTest(region.reshape(-1, 1, 2), tuple(map(float, centre)), False) < 0
+
+
+def test_a_small_neighbours_sheet_is_seen_with_its_lines_taken_as_parallel() -> None:
+    """A training-draw photo (seed 70000, photo 107) of two sheets of side B
+    on a dark table, the player's small and far off the picture's centre.
+    The neighbour's grid is found first; the player's few short lines put
+    their vanishing points' horizon across the picture, so no lattice of
+    theirs was made, and the neighbour's map was read as the player's
+    without a word. Taken as parallel, they are seen, and the reader asks."""
+    path = PHOTOS / "small_neighbour.jpg"
+    truth = json.loads(path.with_suffix(".json").read_text())
+    assert truth["neighbour"]["in_picture"] == 1.0
+    photo = load_photo(path.read_bytes())
+    read = np.array(truth["neighbour"]["corners_px"], np.float32) / photo.scale
+    mine = np.array(truth["corners_px"], np.float32) / photo.scale
+    found = other_grids(photo.rgb, read)
+    assert found, "the player's grid is beside the neighbour's"
+    square = np.linalg.norm(mine[0] - mine[1]) / 11
+    assert np.linalg.norm(found[0].quad.mean(axis=0) - mine.mean(axis=0)) < square
+    with pytest.raises(TwoSheetsError):
+        read_sheet(path.read_bytes(), str(truth["side"]))
+
+
+def test_a_family_taken_as_parallel_keeps_its_mean_direction() -> None:
+    """``lines.parallel`` moves a family's vanishing point to infinity along
+    its lines' mean direction, weighed by their votes, whichever way each
+    line's normal points."""
+    angles = np.deg2rad([88.0, 90.0, 93.0])  # the lines' directions, about upright
+    normals = np.stack([np.sin(angles), -np.cos(angles)], axis=1) * np.array([[1.0], [-1.0], [1.0]])
+    lines = np.column_stack([normals, [0.1, -0.2, 0.3]])
+    family = Family(lines, np.array([1.0, 2.0, 1.0]), np.array([0.0, 5.0, 1.0]), np.zeros((0, 3)))
+    flat = parallel(family)
+    assert flat.vanishing[2] == 0.0
+    direction = np.degrees(np.arctan2(flat.vanishing[1], flat.vanishing[0])) % 180
+    assert direction == pytest.approx(90.25, abs=0.01)  # (88 + 2 * 90 + 93) / 4
+    assert flat.lines is family.lines and flat.pixels is family.pixels
 
 
 def test_the_bench_pairs_photos_of_one_side_and_joins_them(tmp_path: Path) -> None:
