@@ -47,6 +47,14 @@ def surrounded_mountains(sheet: MapSheet) -> list[Cell]:
     ]
 
 
+def newly_surrounded(sheet: MapSheet, known: Iterable[Cell]) -> list[Cell]:
+    """The mountains ``sheet`` surrounds that were not surrounded when the
+    season began (``known``): "if a player surrounds a mountain space ...
+    they fill in the next coin symbol", one coin each this season."""
+    before = set(known)
+    return [at for at in surrounded_mountains(sheet) if at not in before]
+
+
 def coin_warning(sheet: MapSheet, coins: int, known: Iterable[Cell] = ()) -> Text | None:
     """A sentence when the coin track shows fewer coins than the map's
     surrounded mountains alone would have filled, else None.

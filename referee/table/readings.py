@@ -307,7 +307,9 @@ class UnreadCoins:
     The rules fill a coin in two ways: "if a player surrounds a mountain
     space ... they fill in the next coin symbol", which the map shows, and
     "if a player chooses a shape with a coin", which it does not (the
-    shape drawn covers the same spaces with or without its coin)."""
+    shape drawn covers the same spaces with or without its coin). Dragon
+    Inferno fills three more, which the map shows too: "when all spaces of
+    the Dragon are surrounded or destroyed, gain 3 coins"."""
 
     carried: int
     """The coins the sheet held when the season began: the season before's."""
@@ -322,23 +324,29 @@ class UnreadCoins:
     symbols ... they ignore any additional coins"."""
     first_season: bool
     """Spring: no season before carried any coin."""
+    dragon: int = 0
+    """The Dragon's coins, when the map read closes it in and it has not
+    paid them before (a play-test's player, told the count without them,
+    saved it, and the Dragon's coins were lost)."""
 
     @property
     def coins(self) -> int:
         """The count the track starts at: every coin the referee can know of."""
-        return min(self.track, self.carried + len(self.mountains))
+        return min(self.track, self.carried + len(self.mountains) + self.dragon)
 
     def sentences(self) -> list[Text]:
         """What the count holds, and what the player adds to it."""
         m = len(self.mountains)
         places = where_all(self.mountains)
-        if self.first_season and not m:
+        if self.first_season and not m and not self.dragon:
             said = [
                 _(
                     "The coin track could not be read, and your map surrounds no mountain: "
                     "the count below is 0."
                 )
             ]
+        elif self.first_season and not m:
+            said = [_("The coin track could not be read, and your map surrounds no mountain.")]
         elif self.first_season:
             said = [
                 ngettext(
@@ -372,7 +380,15 @@ class UnreadCoins:
                     places=places,
                 )
             ]
-        if self.carried + m >= self.track:
+        if self.dragon:
+            said.append(
+                _(
+                    "The count below holds the %(gain)d coins of the Dragon too: every space of it is "
+                    "surrounded or destroyed on the map read.",
+                    gain=self.dragon,
+                )
+            )
+        if self.carried + m + self.dragon >= self.track:
             return [*said, _("That fills your coin track.")]
         if self.offered:
             cards = join([Name("explore", name) for name in self.offered])
@@ -389,16 +405,32 @@ class UnreadCoins:
         return said
 
 
-def unread_coins(table: Table, sheet: SeasonSheet, codes: str, known: Collection[Cell]) -> UnreadCoins:
+def unread_coins(
+    table: Table,
+    sheet: SeasonSheet,
+    codes: str,
+    known: Collection[Cell],
+    monsters: Iterable[dict[str, Any]] = (),
+) -> UnreadCoins:
     """Where the coin track starts when a photo's (``codes``, 121 map codes)
-    could not be read: the coins the sheet carried into the season, and one
+    could not be read: the coins the sheet carried into the season, one
     for each mountain the map surrounds that was not surrounded when the
     season began (``known``, as ``records.known_mountains`` gives them),
+    and the Dragon's, when the map closes in a Dragon tagged in
+    ``monsters`` (as ``ReadMonsters.groups``) that has not paid them yet,
     as far as the track goes. The explore cards revealed this season that
     offer a shape with a coin are named for the player to add its coin."""
     themap = MapSheet(table.side, codes)
-    before = set(known)
-    mountains = [at for at in season.surrounded_mountains(themap) if at not in before]
+    mountains = season.newly_surrounded(themap, known)
+    paid = bool((sheet.effects or {}).get("dragon_paid"))
+    dragons = [
+        [(r, c) for r, c in tag["spaces"]] for tag in monsters if tag["ambush"] == heroes.DRAGON_INFERNO
+    ]
+    closed = any(
+        all(codes[r * SIZE + c] in (terrain.MONSTER, terrain.DESTROYED) for r, c in spaces)
+        and heroes.dragon_coins_due(themap, spaces)
+        for spaces in dragons
+    )
     cards = explore_cards()
     offered = [
         r.name
@@ -406,5 +438,10 @@ def unread_coins(table: Table, sheet: SeasonSheet, codes: str, known: Collection
         if r.kind == "explore" and any(shape.coin for shape in cards[r.name].shapes)
     ]
     return UnreadCoins(
-        sheet.coins, mountains, list(dict.fromkeys(offered)), table.side.coin_track, sheet.season == 0
+        sheet.coins,
+        mountains,
+        list(dict.fromkeys(offered)),
+        table.side.coin_track,
+        sheet.season == 0,
+        heroes.DRAGON_COINS if closed and not paid else 0,
     )

@@ -27,7 +27,14 @@ from referee.table.ambushes import gorgon_drawn, gorgon_pending, pending_effects
 from referee.table.checks import check_heroes, check_monsters, check_no_hero_space, whole_number
 from referee.table.deal import SEASON_NAMES, SEASONS
 from referee.table.errors import BAD_INPUT, CONFLICT, Refused, SheetPage
-from referee.table.records import coins_before, find_score, find_sheet, patterns_of, write_sheet
+from referee.table.records import (
+    coins_before,
+    find_score,
+    find_sheet,
+    known_mountains,
+    patterns_of,
+    write_sheet,
+)
 from referee.table.state import Table
 
 
@@ -208,7 +215,7 @@ class Saved:
     """The spaces a waiting Gorgon's gaze may now destroy."""
 
 
-def _dragon_coins(coins: int, began: int, track: int) -> tuple[int, Text]:
+def _dragon_coins(coins: int, began: int, mountains: int, track: int) -> tuple[int, Text]:
     """The coin count, and what to tell the player, once the save closes the
     Dragon in: "when all spaces of the Dragon are surrounded or destroyed,
     gain 3 coins".
@@ -216,19 +223,37 @@ def _dragon_coins(coins: int, began: int, track: int) -> tuple[int, Text]:
     The player fills those coins on the paper sheet, as the card says, and
     the count sent is the sheet's: adding 3 to it would count them twice.
     Coins are only ever filled, so a count under the season's start
-    (``began``) plus the Dragon's cannot hold them: they are added then. A
-    count that can hold them is the player's word, and the player is asked
-    to check it."""
-    due = min(began + heroes.DRAGON_COINS, track)
+    (``began``), plus a coin for each mountain the map surrounds that was
+    not surrounded then (``mountains``: the map shows those), plus the
+    Dragon's, cannot hold them: they are added then. A count that can hold
+    them is the player's word, and the player is asked to check it. (A
+    play-test's player, told that an unread coin track starts at 2 carried
+    and 2 for mountains, sent 5 with a shape's coin: the Dragon's 3 were
+    not in it, though 5 is 2 + 3.)"""
+    due = min(began + mountains + heroes.DRAGON_COINS, track)
     if coins < due:
         added = min(coins + heroes.DRAGON_COINS, track)
+        sent = ngettext("%(num)d coin", "%(num)d coins", coins)
+        at_start = ngettext("%(num)d coin", "%(num)d coins", began)
+        if not mountains:
+            return added, _(
+                "Every space of the Dragon is surrounded or destroyed: gain %(gain)d coins. "
+                "The %(sent)s sent cannot hold them (the season began with %(began)s), "
+                "so the count is now %(coins)d: fill them on your sheet too.",
+                gain=heroes.DRAGON_COINS,
+                sent=sent,
+                began=at_start,
+                coins=added,
+            )
         return added, _(
             "Every space of the Dragon is surrounded or destroyed: gain %(gain)d coins. "
-            "The %(sent)s sent cannot hold them (the season began with %(began)s), "
+            "The %(sent)s sent cannot hold them (the season began with %(began)s, and "
+            "the mountains surrounded since fill %(more)s), "
             "so the count is now %(coins)d: fill them on your sheet too.",
             gain=heroes.DRAGON_COINS,
-            sent=ngettext("%(num)d coin", "%(num)d coins", coins),
-            began=ngettext("%(num)d coin", "%(num)d coins", began),
+            sent=sent,
+            began=at_start,
+            more=ngettext("%(num)d coin", "%(num)d coins", mountains),
             coins=added,
         )
     return coins, _(
@@ -278,7 +303,12 @@ def save(session: Session, table: Table, seat: Seat, s: int, payload: Any) -> Sa
             spaces = [(r, c) for r, c in tag["spaces"]]
             if heroes.dragon_coins_due(themap, spaces):
                 effects["dragon_paid"] = True
-                coins, said = _dragon_coins(coins, coins_before(session, seat, s), themap.side.coin_track)
+                coins, said = _dragon_coins(
+                    coins,
+                    coins_before(session, seat, s),
+                    len(season.newly_surrounded(themap, known_mountains(session, table, seat, s))),
+                    themap.side.coin_track,
+                )
                 messages.append(said)
     values = {
         "map_text": themap.text(),

@@ -230,8 +230,9 @@ def reading_config(
     a track the season before filled whole is full still, read or not
     (``coinsFull`` when not read, so that the note does not say it was).
     A track that could not be read starts from the coins the referee can
-    know of (``readings.unread_coins``: those carried into the season, and
-    one per mountain surrounded since the mountains ``known`` were), the
+    know of (``readings.unread_coins``: those carried into the season,
+    one per mountain surrounded since the mountains ``known`` were, and the
+    Dragon's once the map closes it in), the
     note saying what that count holds and what the player adds to it
     (``coinsStart``, ``coinsSaid``).
 
@@ -265,7 +266,11 @@ def reading_config(
     if full:
         coins = track  # a full track stays full: coins are never lost
     below = coins is not None and coins < filled_before
-    start = readings.unread_coins(t, sheet, codes, known) if coins is None and not saved_here else None
+    start = (
+        readings.unread_coins(t, sheet, codes, known, monsters.groups)
+        if coins is None and not saved_here
+        else None
+    )
     return {
         "map": codes,
         "coins": None if below else coins,

@@ -290,6 +290,7 @@ def test_an_ambush_with_no_effect_asks_nothing(session: Session) -> None:
 
 
 TROLL = "Giant Troll Ravage"
+DRAGON = "Dragon Inferno"
 DOBRIK = "Dobrik of Lorkheim"
 
 
@@ -385,6 +386,27 @@ NO_COIN_SHAPE = "No explore card this season offered a shape with a coin."
                 "That fills your coin track.",
             ],
         ),
+        (
+            readings.UnreadCoins(2, [(3, 8), (5, 3)], ["Hamlet"], 14, False, 3),
+            7,
+            [
+                "The coin track could not be read: the count below is the 2 coins carried from the season "
+                "before, plus 2 for the mountains surrounded this season (row 4, column 9; row 6, column 4).",
+                "The count below holds the 3 coins of the Dragon too: every space of it is surrounded or "
+                "destroyed on the map read.",
+                "If you chose the shape with a coin on Hamlet this season, add 1.",
+            ],
+        ),
+        (
+            readings.UnreadCoins(0, [], [], 14, True, 3),
+            3,
+            [
+                "The coin track could not be read, and your map surrounds no mountain.",
+                "The count below holds the 3 coins of the Dragon too: every space of it is surrounded or "
+                "destroyed on the map read.",
+                NO_COIN_SHAPE,
+            ],
+        ),
     ],
 )
 def test_an_unread_coin_track_says_what_its_count_holds(
@@ -421,6 +443,26 @@ def test_an_unread_coin_track_counts_the_mountains_surrounded_this_season(sessio
     ]
     assert offered  # this deal's summer has some
     assert (unread.carried, unread.mountains, unread.offered, unread.coins) == (1, [(2, 8)], offered, 2)
+
+
+def test_an_unread_coin_track_holds_the_dragons_coins_once_the_map_closes_it_in(session: Session) -> None:
+    """A play-test's player followed the note of an unread track (2 carried,
+    2 for mountains, 1 for Hamlet), saved 5, and the Dragon she had just
+    closed in paid nothing. The count now starts with the Dragon's 3; not
+    before the map closes it in, and not once it has paid them."""
+    t = new_table(session, ["Ann", "Ben"], edition="heroes", seed="unread-dragon", chosen=None)
+    t = reveal_to(session, t, season_end(t, 0))
+    seat = t.seat(1)
+    sheet = table_sheets.open_sheet(session, t, seat, 0)
+    tags = [{"ambush": DRAGON, "spaces": [[0, 0], [0, 1]]}]
+    open_dragon = drawn(BLANK_A, r0c0="M", r0c1="M")
+    closed = drawn(open_dragon, r1c0="F", r1c1="F", r0c2="F")
+    assert readings.unread_coins(t, sheet, _codes(open_dragon), [], tags).dragon == 0
+    unread = readings.unread_coins(t, sheet, _codes(closed), [], tags)
+    assert (unread.dragon, unread.coins) == (3, 3)
+    assert readings.unread_coins(t, sheet, _codes(closed), []).dragon == 0  # no Dragon tagged
+    sheet.effects = {"dragon_paid": True}
+    assert readings.unread_coins(t, sheet, _codes(closed), [], tags).coins == 0
 
 
 # --- a hero drawn in an earlier season ---------------------------------------------------------------

@@ -425,6 +425,23 @@ def test_the_dragons_coins_already_on_the_sheet_are_not_counted_twice(
     ]
 
 
+def test_the_dragons_coins_are_not_taken_for_the_mountains_coins(client: FlaskClient, table: TableAt) -> None:
+    """Spring began with no coin, and this save's map surrounds the mountain
+    at row 2, column 2 as it closes the Dragon in: a count of 3 (that
+    mountain's coin and two shapes' coins) cannot hold the Dragon's 3 as
+    well, so they are added. (A play-test lost them so: 5 sent, from 2
+    carried, 2 mountains and a shape's coin, was taken to hold them.)"""
+    tags = [{"ambush": "Dragon Inferno", "spaces": [[0, 0], [0, 1]]}]
+    closed = drawn(r0c0="M", r0c1="M", r1c0="F", r0c2="F", r1c2="F", r2c1="F")
+    paid = save(client, table, 1, "spring", closed, coins=3, monsters=tags)
+    assert paid.json["coins"] == 6
+    assert paid.json["messages"] == [
+        "Every space of the Dragon is surrounded or destroyed: gain 3 coins. The 3 coins sent cannot "
+        "hold them (the season began with 0 coins, and the mountains surrounded since fill 1 coin), "
+        "so the count is now 6: fill them on your sheet too."
+    ]
+
+
 def test_the_json_download_keeps_each_seasons_heroes_and_ambush_tags(app: Flask, client: FlaskClient) -> None:
     """The map's codes say where a hero and a monster are, not which hero
     card or ambush card: the JSON download keeps both, as the sheet was scored."""
