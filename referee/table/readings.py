@@ -422,7 +422,6 @@ def unread_coins(
     offer a shape with a coin are named for the player to add its coin."""
     themap = MapSheet(table.side, codes)
     mountains = season.newly_surrounded(themap, known)
-    paid = bool((sheet.effects or {}).get("dragon_paid"))
     dragons = [
         [(r, c) for r, c in tag["spaces"]] for tag in monsters if tag["ambush"] == heroes.DRAGON_INFERNO
     ]
@@ -443,5 +442,5 @@ def unread_coins(
         list(dict.fromkeys(offered)),
         table.side.coin_track,
         sheet.season == 0,
-        heroes.DRAGON_COINS if closed and not paid else 0,
+        heroes.DRAGON_COINS if closed and not (sheet.effects or {}).get("dragon_paid") else 0,
     )
