@@ -164,8 +164,26 @@ def editor(code: str, number: int) -> ResponseReturnValue:
 
 
 def _initials() -> dict[str, str]:
-    """The letter each ambush card's monsters are marked with on a map."""
-    return {a.name: (a.initial or a.name[0]) for a in data.ambush_cards()}
+    """The letters each ambush card's monsters are marked with on a map: a
+    Heroes monster's printed initial, which the player writes in its shape
+    ("D" for the Dragon, "G" for the Gorgon); for a card that prints none,
+    the shortest start of its name that is no printed initial and that no
+    other such card's name begins with ("Go" for Goblin Attack and "Gn" for
+    Gnoll Raid: with one letter, both were "G", as the Gorgon is)."""
+    cards = data.ambush_cards()
+    printed = {a.initial for a in cards if a.initial}
+    unprinted = [a.name for a in cards if not a.initial]
+    out: dict[str, str] = {}
+    for a in cards:
+        n = 1
+        while (
+            not a.initial
+            and n < len(a.name)
+            and (a.name[:n] in printed or any(o != a.name and o.startswith(a.name[:n]) for o in unprinted))
+        ):
+            n += 1
+        out[a.name] = a.initial or a.name[:n]
+    return out
 
 
 def _hero_names() -> dict[str, str]:

@@ -442,6 +442,41 @@ def test_the_dragons_coins_are_not_taken_for_the_mountains_coins(client: FlaskCl
     ]
 
 
+def test_a_sheet_saved_again_that_cannot_be_scored_yet_keeps_its_score_and_says_why(
+    client: FlaskClient, table: TableAt
+) -> None:
+    """Spring is scored; the sheet saved again holds a hero space with no
+    hero card, which a season is not scored from: the score stays, and the
+    save says so and why."""
+    table.set_taps(table.season_end(0))
+    save(client, table, 1, "spring", drawn(r0c0="F"))
+    assert score(client, table, 1, "spring").status_code == 303
+    url = f"/t/{table.code}/sheets/1/spring/score"
+    total = re.search(r'id="season-total">(-?\d+) ★', client.get(url).text)
+    assert total
+    saved = save(client, table, 1, "spring", drawn(r0c0="F", r4c4="H"))
+    assert saved.status_code == 200
+    [said] = saved.json["messages"]
+    kept = f"Spring's score is still from the map as it was when scored ({total.group(1)} ★): "
+    assert said.startswith(kept)
+    assert "row 5, column 5" in said
+    assert f'id="season-total">{total.group(1)} ★' in client.get(url).text
+
+
+def test_each_ambushs_monsters_are_marked_with_letters_of_their_own() -> None:
+    """A play-test's maps marked Gnoll Raid's monsters "G", as Goblin
+    Attack's and the Gorgon's: beside each other, no one could tell them
+    apart. The Heroes monsters keep the initial the player writes."""
+    from referee.web.sheets import _initials
+
+    letters = _initials()
+    assert len(set(letters.values())) == len(letters)
+    heroes_monsters = ("Gorgon Gaze", "Dragon Inferno", "Giant Troll Ravage")
+    assert [letters[name] for name in heroes_monsters] == ["G", "D", "T"]
+    base = ("Goblin Attack", "Gnoll Raid", "Bugbear Assault")
+    assert [letters[name] for name in base] == ["Go", "Gn", "B"]
+
+
 def test_the_json_download_keeps_each_seasons_heroes_and_ambush_tags(app: Flask, client: FlaskClient) -> None:
     """The map's codes say where a hero and a monster are, not which hero
     card or ambush card: the JSON download keeps both, as the sheet was scored."""

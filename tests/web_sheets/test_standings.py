@@ -71,6 +71,26 @@ def test_a_tie_settled_by_stars_lost_to_monsters(app: Flask, client: FlaskClient
     assert "8 stars, tied with Ann; the tiebreak counts stars lost to monsters: Ben lost 0, Ann 12." in text
 
 
+def test_a_sheet_saved_again_after_scoring_is_scored_again(app: Flask, client: FlaskClient) -> None:
+    """A play-test's player fixed her winter coins after scoring, and her
+    score and the standings kept the old total. Ann saves winter again with
+    5 coins, not 3: winter is 0 + 4 + 5 - 3 = 6, not 4, and she wins on 10
+    against Ben's 8."""
+    t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
+    play_four_seasons(client, t)
+    saved = save(client, t, 1, "winter", ANN, coins=5)
+    assert saved.status_code == 200
+    assert saved.json["messages"] == ["Winter was scored again from this map: 6 ★ (it was 4)."]
+    page = client.get(f"/t/{t.code}/sheets/1/winter/score").text
+    assert re.search(r'id="season-total">6 ★', page)
+    text = app.test_client().get(f"/t/{t.code}/standings").text
+    assert text.index('data-player="Ann" data-place="1" data-total="10"') < text.index(
+        'data-player="Ben" data-place="2" data-total="8"'
+    )
+    again = save(client, t, 1, "winter", ANN, coins=5)
+    assert again.json["messages"] == ["Winter was scored again from this map: still 6 ★."]
+
+
 def standings_list(page: str) -> str:
     """The list of the final standings on a page."""
     start = page.index('<ol class="standings"')
