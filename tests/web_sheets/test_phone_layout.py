@@ -17,7 +17,7 @@ import pytest
 from flask import Flask
 
 from referee.rules import data
-from tests.web_sheets.conftest import EASY_EDICTS, as_host, editor, make_table, save, score
+from tests.web_sheets.conftest import EASY_EDICTS, TableAt, as_host, editor, make_table, save, score
 
 pytestmark = [pytest.mark.browser]
 
@@ -396,6 +396,17 @@ def test_the_hero_brush_before_any_hero_card_says_so_in_a_line_of_its_own(
     assert "attention" not in (page.locator("#save").get_attribute("class") or "")
 
 
+def summer_after_spring_with_4_coins(app: Flask, client: Any) -> TableAt:
+    """A table whose summer has begun, Ann's spring scored with 4 coins."""
+    t = make_table(app, ["Ann", "Ben"])
+    as_host(client, t)
+    t.set_taps(t.season_end(0))
+    assert save(client, t, 1, "spring", data.map_sides()["A"].blank_map_text(), coins=4).status_code == 200
+    score(client, t, 1, "spring")
+    t.set_taps(t.season_start(1))
+    return t
+
+
 @pytest.mark.parametrize("width", WIDTHS)
 def test_the_coin_warning_shows_beside_the_coins(
     app: Flask, client: Any, server: str, browser: Any, width: int
@@ -403,12 +414,7 @@ def test_the_coin_warning_shows_beside_the_coins(
     """Summer's track set below the 4 coins spring was scored with: the
     warning shows on the screen, between the − and + buttons and the coins,
     not at the page's top a screen above them."""
-    t = make_table(app, ["Ann", "Ben"])
-    as_host(client, t)
-    t.set_taps(t.season_end(0))
-    assert save(client, t, 1, "spring", data.map_sides()["A"].blank_map_text(), coins=4).status_code == 200
-    score(client, t, 1, "spring")
-    t.set_taps(t.season_start(1))
+    t = summer_after_spring_with_4_coins(app, client)
     page = phone(browser, width, 640)
     page.goto(f"{server}/t/{t.code}/sheets?host={t.host}")
     page.goto(f"{server}/t/{t.code}/sheets/1/summer")
@@ -649,12 +655,7 @@ def test_the_coin_count_shows_beside_save(
     and apart; one tap on it brings the − and + buttons and the track onto
     the screen, clear of the toolbar, Save still on it; set there, the count
     beside Save follows, and Save keeps it."""
-    t = make_table(app, ["Ann", "Ben"])
-    as_host(client, t)
-    t.set_taps(t.season_end(0))
-    assert save(client, t, 1, "spring", data.map_sides()["A"].blank_map_text(), coins=4).status_code == 200
-    score(client, t, 1, "spring")
-    t.set_taps(t.season_start(1))
+    t = summer_after_spring_with_4_coins(app, client)
     context = browser.new_context(
         viewport={"width": width, "height": 844},
         is_mobile=True,

@@ -18,7 +18,7 @@ import pytest
 from flask import Flask
 
 from tests.deals import ruins_waiting
-from tests.web_sheets.conftest import EASY_EDICTS, as_host, editor, make_table, save, score, touch_phone
+from tests.web_sheets.conftest import EASY_EDICTS, editor, make_table, score, touch_phone
 from tests.web_sheets.test_phone_layout import box
 
 pytestmark = [pytest.mark.browser]
@@ -176,17 +176,10 @@ def test_the_tv_shows_the_standings_as_the_last_winter_score_comes_in(
     scored winter yet. The TV, open since winter ended, names him; once he
     scores, it shows the standings, Ben winning the tiebreak, on its first
     screen, with no reveal and no reload."""
-    from tests.web_sheets.test_standings import ANN, BEN
+    from tests.web_sheets.test_standings import play_until_ben_scores_winter
 
     t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
-    as_host(client, t)
-    save(client, t, 1, "spring", ANN, coins=3)
-    save(client, t, 2, "spring", BEN, coins=0)
-    for s, name in enumerate(("spring", "summer", "fall", "winter")):
-        t.set_taps(t.season_end(s))
-        for seat in (1, 2) if s < 3 else (1,):
-            editor(client, t, seat, name)
-            assert score(client, t, seat, name).status_code == 303
+    play_until_ben_scores_winter(client, t)
     page = browser.new_context(viewport=TV).new_page()
     page.goto(f"{server}/t/{t.code}/tv")
     assert page.locator("#panel #waiting").inner_text() == "Waiting for the winter score of Ben."
@@ -218,17 +211,10 @@ def test_the_phones_show_the_standings_as_the_last_winter_score_comes_in(
     every few seconds, the follower's, which asks seldom (a hall holds a
     thousand), as soon as it is looked at again."""
     from tests.web_sheets.test_phone_layout import overlap
-    from tests.web_sheets.test_standings import ANN, BEN
+    from tests.web_sheets.test_standings import play_until_ben_scores_winter
 
     t = make_table(app, ["Ann", "Ben"], chosen=EASY_EDICTS)
-    as_host(client, t)
-    save(client, t, 1, "spring", ANN, coins=3)
-    save(client, t, 2, "spring", BEN, coins=0)
-    for s, name in enumerate(("spring", "summer", "fall", "winter")):
-        t.set_taps(t.season_end(s))
-        for seat in (1, 2) if s < 3 else (1,):
-            editor(client, t, seat, name)
-            assert score(client, t, seat, name).status_code == 303
+    play_until_ben_scores_winter(client, t)
     follower = touch_phone(browser, width)
     follower.goto(f"{server}/t/{t.code}")
     host = touch_phone(browser, width)
