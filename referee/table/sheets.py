@@ -22,7 +22,7 @@ from referee.rules.geometry import Cell, where_all
 from referee.rules.i18n import Text, _, ngettext
 from referee.rules.sheet import MapSheet
 from referee.store.models import Seat
-from referee.store.sheets import SeasonSheet, reprint_blank
+from referee.store.sheets import SeasonScoreRecord, SeasonSheet, reprint_blank
 from referee.table import scoring
 from referee.table.ambushes import gorgon_drawn, gorgon_pending, pending_effects, resolve
 from referee.table.checks import check_heroes, check_monsters, check_no_hero_space, whole_number
@@ -319,21 +319,20 @@ def save(session: Session, table: Table, seat: Seat, s: int, payload: Any) -> Sa
         "effects": effects,
     }
     write_sheet(session, sheet, seen, values)
-    if find_score(session, seat, s) is not None:
-        messages.append(_scored_again(session, table, seat, s))
+    scored = find_score(session, seat, s)
+    if scored is not None:
+        messages.append(_scored_again(session, table, seat, s, scored))
     return Saved(sheet, messages, gorgon_pending(table, sheet))
 
 
-def _scored_again(session: Session, table: Table, seat: Seat, s: int) -> Text:
+def _scored_again(session: Session, table: Table, seat: Seat, s: int, record: SeasonScoreRecord) -> Text:
     """A season scored before this save is scored again from the map saved,
     as "Score again" would: its score, the seat's total and the standings
     follow the map. A play-test's player fixed her winter coins after
     scoring, and her score page and the standings kept the old total with
     nothing to say it was out of date. Where the map saved cannot be
     scored yet (a hero without its card, the Gorgon's gaze to choose), the
-    score stays as it was, and the sentence says why."""
-    record = find_score(session, seat, s)
-    assert record is not None
+    score stays as it was (``record``), and the sentence says why."""
     was = record.total
     name = SEASON_NAMES[SEASONS[s]]
     try:
