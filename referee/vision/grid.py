@@ -671,7 +671,7 @@ def _then_parallel(look: _Look) -> Iterator[tuple[float, NDArray[np.float64]]]:
     with one, as the search ranks them; then, only if the fits are not used
     up by then, those of the pairs that allow no rectification, with their
     lines taken as parallel (``_Look.parallel_lattices``). Another sheet
-    beside the one read is often small, and its few short lines' vanishing
+    beside the one read may be small, and its few short lines' vanishing
     points can put the horizon across the picture: on a training draw of
     two sheets in one picture, that is how the neighbour's sheet was read
     without a word while the player's went unseen. Last, so that they take
