@@ -370,16 +370,21 @@ def _surest_way(
     a quarter turn puts two others, so seven of its twelve printed spaces
     stand where they stood, and one more square read as a mountain by
     chance passes. Every way is then read, and the one that sees the most
-    printed spaces is kept. Side A's printed spaces are the same upside
-    down, so there the kept way is always compared with its half turn, and
-    the one whose printed mountains are the surer to be mountains is kept
-    (a mountain stands on its base).
+    printed spaces is kept.
 
     A pass short of ``WAY_SURE`` may also be the grid half a square off: on
-    a sheet with faint lines and a bold letter in every square, the letters
-    make a lattice of their own, and a grid through them half covers each
-    printed mountain. The kept way is then read half a square away each
-    way, and a placement that sees the printed spaces surely is kept."""
+    a sheet with faint lines and a bold letter in every square, or a thick
+    frame close around the grid, a lattice of letters or edges passes, and
+    half covers each printed mountain. The kept way is then read half a
+    square away each way, and a placement that sees the printed spaces
+    surely is kept.
+
+    Side A's printed spaces are the same upside down, so there the
+    placement is last compared with its half turn, and the one whose
+    printed mountains are the surer to be mountains is kept (a mountain
+    stands on its base). Only once the grid is placed: half a square off,
+    each mountain is half cut, and which way up it stands is chance, so the
+    half-square search also starts from the half turn of the kept way."""
     passed = readings[k]
 
     def read(j: int) -> _Way:
@@ -395,15 +400,42 @@ def _surest_way(
     # the first of equals in the order of the coin track's likelihood
     j = max((i for i, _track in ways if i in readings), key=lambda i: readings[i][0])
     kept = readings[j]
-    if _half_turn_alike(side):
-        twin = read((j + 2) % 4)
+    turned = _half_turn_alike(side)
+    if kept[0] < WAY_SURE:
+        starts = [kept, read((j + 2) % 4)] if turned else [kept]
+        kept = max(
+            [kept, *(_half_square_away(rgb, gray, way, side, clear) for way in starts)], key=lambda w: w[0]
+        )
+    if turned:
+        way = next((i for i, w in readings.items() if w is kept), None)
+        twin = (
+            read((way + 2) % 4)
+            if way is not None
+            else _placed(rgb, gray, np.roll(kept[3], -2, axis=0), side, clear)
+        )
         if twin[0] >= PRINTED_SEEN and _upright(twin[2].probs, side) > _upright(kept[2].probs, side):
             kept = twin
-    if kept[0] >= WAY_SURE:
-        return kept
-    best = kept
+    return kept
+
+
+def _placed(
+    rgb: NDArray[np.uint8], gray: NDArray[np.uint8], upright: NDArray[np.float32], side: MapSide, clear: bool
+) -> _Way:
+    """The reading of the grid at the corners ``upright``, the first top-left."""
+    _up, rect, squares = _read_way(rgb, upright, 0, side)
+    track = find_track(strip(gray, _to_photo(upright), 0))
+    return (_seen(squares.probs, rect, side, clear), rect, squares, upright, track)
+
+
+def _half_square_away(
+    rgb: NDArray[np.uint8], gray: NDArray[np.uint8], way: _Way, side: MapSide, clear: bool
+) -> _Way:
+    """Of the placements half a square away from ``way`` (``HALF_SQUARE``),
+    the one that sees the most printed spaces, if it sees at least
+    ``WAY_SURE`` of them and more than ``way``; else ``way``."""
+    best = way
     for dx, dy in HALF_SQUARE:
-        upright = shifted(kept[3], dx, dy)
+        upright = shifted(way[3], dx, dy)
         _up, rect, squares = _read_way(rgb, upright, 0, side)
         seen = _seen(squares.probs, rect, side, clear)
         if seen >= WAY_SURE and seen > best[0]:

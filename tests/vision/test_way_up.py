@@ -5,7 +5,8 @@ not how sure the reading is elsewhere. Side B's pass a quarter turn by
 chance: the way that sees the most printed spaces is kept, not the way the
 coin track first suggested. A grid half a square off, through the letters
 of a graphite sheet, passes barely: the placement half a square away that
-sees the printed spaces surely is kept."""
+sees the printed spaces surely is kept, and on side A before the half turn
+is chosen, since half a square off a mountain's way up is chance."""
 
 from __future__ import annotations
 
@@ -38,6 +39,10 @@ LETTERS = PHOTOS / "letters_lattice.jpg"
 """A graphite side B sheet of the box's pad with faint grey lines and a
 letter in nearly every square, from our generator (draw of seed 16000,
 photo 950)."""
+FRAME = PHOTOS / "frame_half_off.jpg"
+"""A graphite side A sheet of the box's pad whose dark frame runs close
+around a bold outline, from our generator (draw of seed 80000, photo 145):
+the first grid the search offers lies half a square off."""
 
 
 def _probs(mountain: float, elsewhere: float) -> np.ndarray:
@@ -122,3 +127,24 @@ def test_a_grid_offered_half_a_square_off_is_read_in_place(monkeypatch: pytest.M
 def test_a_grid_half_a_square_off_is_moved_onto_the_printed_spaces() -> None:
     reading = read_in_place(LETTERS, "B")
     assert squares_right(reading, LETTERS) >= 0.9 * SIZE * SIZE
+
+
+def test_side_a_half_a_square_off_passes_both_ways_up_by_chance() -> None:
+    """The case the next test guards: the first grid offered to the frame
+    sheet lies half a square off, and passes the check both the right way
+    up and upside down, where its half-cut mountains look the more upright."""
+    photo = load_photo(FRAME.read_bytes())
+    quad = next(find_grids(photo.rgb)).quad
+    want = np.array(truth(FRAME)["corners_px"], np.float32) / photo.scale
+    assert 0.3 < squares_off(quad, want) < 0.7
+    side = map_sides()["A"]
+    right = min(range(4), key=lambda k: float(np.abs(np.roll(quad, -k, axis=0) - want).max()))
+    readings = [_read_way(photo.rgb, quad, k, side) for k in (right, (right + 2) % 4)]
+    seen = [_seen(squares.probs, rect, side, True) for _up, rect, squares in readings]
+    assert all(PRINTED_SEEN <= s < WAY_SURE for s in seen)
+    assert _upright(readings[1][2].probs, side) > _upright(readings[0][2].probs, side)
+
+
+def test_side_a_half_a_square_off_is_placed_before_its_way_up_is_chosen() -> None:
+    reading = read_in_place(FRAME, "A")
+    assert squares_right(reading, FRAME) >= 0.95 * SIZE * SIZE
