@@ -701,7 +701,22 @@ def test_the_coin_count_shows_beside_save(
     page.wait_for_selector("#save.clean")
     assert editor(client, t, 1, "summer")[1]["coins"] == 5
     assert cut_buttons(page) == [], f"cut at {width} px once saved"  # "Saved ✓", "Uloženo ✓"
+    assert wrapped_buttons(page) == [], f"on two lines at {width} px once saved"
     page.screenshot(path=f"/tmp/shots/editor-coins-saved-{language}-{width}x844.png")
+
+
+def wrapped_buttons(page: Any) -> list[str]:
+    """Undo, Redo and Save, when their words break onto a second line (the
+    coin count is two lines by design): the play-test's "Uloženo ✓" at 320 px."""
+    return list(
+        page.locator("#undo, #redo, #save").evaluate_all(
+            """els => els.filter(e => {
+                const range = document.createRange();
+                range.selectNodeContents(e);
+                return new Set(Array.from(range.getClientRects(), r => Math.round(r.top))).size > 1;
+            }).map(e => e.textContent)"""
+        )
+    )
 
 
 def cut_buttons(page: Any) -> list[str]:
