@@ -63,6 +63,11 @@ fit is no grid a camera could see (the boards of a table or a cloth's
 stripes paired with the sheet's lines) takes no candidate's place, so the
 search goes on down its list; this bounds what such a picture costs, at
 some 17 ms a fit."""
+ONE_FIT = 0.1
+"""Squares within which two fitted grids are one grid: lattices a square
+apart can both be fitted onto the sheet's grid (the fit moves a lattice
+onto the lines that run on past it), and the grid offered twice is read
+twice, alike, each time four ways up."""
 FIT_SQUARE = 32.0
 """Largest square, in pixels, at which a grid not clearly seen at the
 photo's own size is fitted again (``_Look.fitted``). Chosen on 73 blurred
@@ -554,7 +559,9 @@ class _Look:
                 continue
             tried.append(q)
             cand = self.fitted(q)
-            if cand is not None:
+            if cand is not None and not any(
+                _one_fit(cand.quad, other) for other in [*offered, *(c.quad for c in scored)]
+            ):
                 scored.append(cand)
         scored.sort(key=lambda c: -c.support)
         clear = [c for c in scored if c.clear][:KEEP]
@@ -564,6 +571,14 @@ class _Look:
 def _same(a: Quad, b: Quad) -> bool:
     """Whether two grids' corners lie within half a square of each other."""
     return bool(np.abs(a - b).max() < 0.5 * np.linalg.norm(a[0] - a[1]) / SIZE)
+
+
+def _one_fit(a: Quad, b: Quad) -> bool:
+    """Whether two fitted grids' corners lie within ``ONE_FIT`` of a square
+    of each other, whichever corner each starts at (``_order`` starts
+    anywhere)."""
+    square = float(np.linalg.norm(b[0] - b[1])) / SIZE
+    return min(float(np.abs(np.roll(a, -k, axis=0) - b).max()) for k in range(4)) < ONE_FIT * square
 
 
 def find_grids(rgb: NDArray[np.uint8], lines: Lines | None = None) -> Iterator[Candidate]:
