@@ -6,10 +6,13 @@ its grid, or lie square with it, a small sheet on a plaid a few degrees
 off, a sheet beside pages of text whose lines make the strongest angles, a
 blurred photo whose thin lines have lost most of their darkness, a blurred
 photo taken close, whose lines blur wider than thin, and a blurred sheet
-coloured over half its lines.
+coloured over half its lines. And, on photos from our generator, one grid
+is not offered twice.
 """
 
 from __future__ import annotations
+
+import itertools
 
 import cv2
 import numpy as np
@@ -17,8 +20,10 @@ import pytest
 
 from referee.rules.geometry import SIZE
 from referee.vision.errors import NoGridError
-from referee.vision.grid import MIN_SUPPORT, find_grids
+from referee.vision.grid import MIN_SUPPORT, _one_fit, find_grids
+from referee.vision.load import load_photo
 from referee.vision.reader import read_sheet
+from tests.vision_truth import PHOTOS
 
 U = 34
 """Pixels per square of the drawn sheet."""
@@ -319,3 +324,17 @@ def test_a_faint_grid_must_match_the_side_more_surely(
     else:
         with pytest.raises(NoGridError):
             reader.read_sheet(data, truth["side"])
+
+
+@pytest.mark.parametrize("name", ["side_b_track_turned", "small_neighbour", "frame_half_off"])
+def test_no_grid_is_offered_twice(name: str) -> None:
+    """Lattices a square apart can each be fitted onto one grid. Before
+    fits were compared, the turned side B sheet's grid came first, second
+    and third (read four ways up each time a reading failed), and the
+    neighbour's sheet beside a small one five times over."""
+    photo = load_photo((PHOTOS / f"{name}.jpg").read_bytes())
+    offered = [c.quad for c in itertools.islice(find_grids(photo.rgb), 12)]
+    assert len(offered) > 3
+    for i, quad in enumerate(offered):
+        for earlier in offered[:i]:
+            assert not _one_fit(quad, earlier), f"offer {i} is an earlier grid again"
