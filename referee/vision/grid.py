@@ -559,10 +559,13 @@ class _Look:
                 continue
             tried.append(q)
             cand = self.fitted(q)
-            if cand is not None and not any(
-                _one_fit(cand.quad, other) for other in [*offered, *(c.quad for c in scored)]
-            ):
+            if cand is None or any(_one_fit(cand.quad, other) for other in offered):
+                continue
+            twin = next((k for k, c in enumerate(scored) if _one_fit(cand.quad, c.quad)), None)
+            if twin is None:
                 scored.append(cand)
+            elif cand.support > scored[twin].support:  # the better fit of the one grid
+                scored[twin] = cand
         scored.sort(key=lambda c: -c.support)
         clear = [c for c in scored if c.clear][:KEEP]
         return clear + [c for c in scored if not c.clear and c.support >= FAINT_SUPPORT][:KEEP]
