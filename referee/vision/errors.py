@@ -42,7 +42,16 @@ class OtherSideError(WrongSheetError):
         self.other = other
 
 
+Corners = tuple[tuple[float, float], ...]
+"""A grid's four outer corners in photo pixels (as displayed)."""
+
+
 class TwoSheetsError(WrongSheetError):
     """The photo shows the grids of two map sheets of the side, such as a
     neighbour's beside the player's: which is the player's is not the
-    reader's guess to make."""
+    reader's guess to make. ``grids`` are both grids' corners, the one the
+    search found first first, so that a page can offer each to choose."""
+
+    def __init__(self, message: Text | str, grids: tuple[Corners, ...] = ()) -> None:
+        super().__init__(message)
+        self.grids = grids

@@ -536,18 +536,25 @@ def _refuse_a_second_sheet(
     quad: NDArray[np.float32],
     side: MapSide,
     lines: Lines,
+    scale: float,
 ) -> None:
     """Raise ``TwoSheetsError`` when, beside the grid read at ``quad``, the
     picture clearly shows another grid whose squares show the side's printed
     spaces: another player's sheet (every sheet at a table is of one side).
     Read without asking, the neighbour's map would be scored as the
     player's; the one the player meant is theirs to say, by a photo of it
-    alone or by marking its corners. ``lines``: the search's, shared."""
+    alone, by marking its corners, or by choosing one of the two grids the
+    error holds (in photo pixels as displayed, the working picture's times
+    ``scale``). ``lines``: the search's, shared."""
     for other in other_grids(rgb, quad, lines):
         for k, _track in _ways_up(gray, other.quad):
-            _upright, rect, squares = _read_way(rgb, other.quad, k, side)
+            upright, rect, squares = _read_way(rgb, other.quad, k, side)
             if _seen(squares.probs, rect, side, True) >= PRINTED_SEEN:
-                raise TwoSheetsError(TWO_SHEETS)
+                grids = tuple(
+                    tuple((round(float(x) * scale, 1), round(float(y) * scale, 1)) for x, y in q)
+                    for q in (quad, upright)
+                )
+                raise TwoSheetsError(TWO_SHEETS, grids)
 
 
 def read_with_clues(
@@ -643,7 +650,7 @@ def read_with_clues(
         )
     _refuse_black_and_white(photo.rgb)
     if corners is None:
-        _refuse_a_second_sheet(photo.rgb, gray, upright, map_side, lines)
+        _refuse_a_second_sheet(photo.rgb, gray, upright, map_side, lines, photo.scale)
     free = _free_spaces(map_side)
     agreed = agree(squares, free)
     grid, conf = _decide(agreed, squares.probs, map_side, drawable, heroes, monsters)

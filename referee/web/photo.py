@@ -56,6 +56,7 @@ from referee.table.sheets import open_to_change
 from referee.table.sides import other_sides
 from referee.vision.errors import (
     BlackAndWhiteError,
+    Corners,
     NoGridError,
     OtherSideError,
     TooLargeError,
@@ -295,16 +296,23 @@ def reading_config(
     }
 
 
-def _mark_photo(data: bytes) -> dict[str, Any] | None:
+def _mark_photo(data: bytes, grids: tuple[Corners, ...] = ()) -> dict[str, Any] | None:
     """The photo the reader refused, upright at the size it was read at, as
     a data URL with its width and height, for the player to mark the grid's
-    corners on (``templates/sheets/photo_mark.html``); None for a file that
-    is no photo the reader can open."""
+    corners on (``templates/sheets/photo_mark.html``), with the ``grids``
+    the reader found (photo pixels as displayed) in its pixels, to choose
+    one of; None for a file that is no photo the reader can open."""
     try:
-        rgb = load_photo(data).rgb
+        photo = load_photo(data)
     except VisionError:
         return None
-    return {"url": _jpeg_url(rgb, MARK_JPEG_QUALITY), "width": rgb.shape[1], "height": rgb.shape[0]}
+    rgb, k = photo.rgb, photo.scale
+    return {
+        "url": _jpeg_url(rgb, MARK_JPEG_QUALITY),
+        "width": rgb.shape[1],
+        "height": rgb.shape[0],
+        "grids": [[[round(x / k, 1), round(y / k, 1)] for x, y in grid] for grid in grids],
+    }
 
 
 def _aside(compute: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -322,19 +330,20 @@ def _refuse(
     sentence: str,
     data: bytes | None = None,
     side_switch_url: str | None = None,
-    own: bool = False,
+    two_sheets: TwoSheetsError | None = None,
 ) -> ResponseReturnValue:
     """The editor again with the refusal on top (JSON for API clients); nothing
     saved changes. With the refused photo (``data``: a good picture in which
     no grid was found, or none that matched the side), the page also offers
-    to mark the grid's corners on it, asking for the player's ``own``
-    sheet's when the photo showed two; with ``side_switch_url``, a link to
-    the host page's side switch."""
+    to mark the grid's corners on it; when the photo showed ``two_sheets``,
+    it asks for the player's own, and offers the two grids found to choose
+    from. With ``side_switch_url``, a link to the host page's side switch."""
     if wants_json():
         return answer(status, sentence)
-    mark = _aside(_mark_photo, data) if data is not None else None
+    grids = two_sheets.grids if two_sheets is not None else ()
+    mark = _aside(_mark_photo, data, grids) if data is not None else None
     if mark is not None:
-        mark["own"] = own
+        mark["own"] = two_sheets is not None
     page = sheets.editor_page(
         code, number, season, photo_error=sentence, mark_photo=mark, side_switch_url=side_switch_url
     )
@@ -402,7 +411,7 @@ def read(code: str, number: int, season: str) -> ResponseReturnValue:
             _status(error),
             sheets.sentence(str(error)),
             data if markable else None,
-            own=isinstance(error, TwoSheetsError),
+            two_sheets=error if isinstance(error, TwoSheetsError) else None,
         )
     session = get_session()
     config = reading_config(

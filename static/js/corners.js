@@ -3,6 +3,10 @@
 // the grid to the lines near them instead of searching the whole picture.
 // The photo is the page's own (a data URL, at the size the reader reads), so
 // nothing is kept on the server between the two requests.
+// On a photo of two sheets, the grids the reader found are outlined on it
+// (the section's data-grids): a tap inside one marks its four corners, a
+// tap inside the other moves the marks there. The neighbour's grid may be
+// the larger; the player's may be a few dozen pixels across on the screen.
 "use strict";
 
 (function () {
@@ -20,6 +24,8 @@
   const width = Number(img.getAttribute("width"));
   const height = Number(img.getAttribute("height"));
   const points = []; // [x, y] in the photo's pixels, in the order tapped
+  const offers = JSON.parse(section.dataset.grids || "[]"); // grids found, each four [x, y]
+  let chosen = -1; // the offer whose corners the points are, if any
 
   section.hidden = false;
 
@@ -30,9 +36,29 @@
     return [Math.min(Math.max(x, 0), width), Math.min(Math.max(y, 0), height)];
   }
 
+  // Whether [x, y] lies inside the polygon `quad` (the even-odd rule).
+  function inside(quad, x, y) {
+    let odd = false;
+    for (let i = 0, j = quad.length - 1; i < quad.length; j = i++) {
+      const [xi, yi] = quad[i];
+      const [xj, yj] = quad[j];
+      if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) odd = !odd;
+    }
+    return odd;
+  }
+
   function draw() {
     svg.replaceChildren();
     const unit = Math.max(width, height) / 100; // a mark stays the same size on any photo
+    offers.forEach((quad, i) => {
+      if (i === chosen) return;
+      const offer = document.createElementNS(NS, "polygon");
+      offer.setAttribute("points", quad.map((p) => p.join(",")).join(" "));
+      offer.setAttribute("class", "mark-offer");
+      offer.setAttribute("stroke-width", String(unit * 0.35));
+      offer.setAttribute("stroke-dasharray", `${unit * 1.2} ${unit * 0.8}`);
+      svg.append(offer);
+    });
     if (points.length === 4) {
       // the four corners in order round their centre, whatever order they were tapped in
       const cx = points.reduce((a, p) => a + p[0], 0) / 4;
@@ -55,12 +81,26 @@
     }
     const done = points.length === 4;
     send.disabled = !done;
-    hint.textContent = done ? hint.dataset.textDone : hint.dataset.textMore.replace("{n}", String(points.length));
+    if (chosen >= 0) hint.textContent = hint.dataset.textChosen;
+    else if (offers.length && !points.length) hint.textContent = hint.dataset.textChoose;
+    else hint.textContent = done ? hint.dataset.textDone : hint.dataset.textMore.replace("{n}", String(points.length));
     field.value = done ? points.map((p) => p.map((v) => v.toFixed(1)).join(",")).join(" ") : "";
   }
 
   img.addEventListener("click", (event) => {
     const p = photoPoint(event);
+    // a grid found: chosen by a tap inside it, before any corner is tapped or
+    // instead of the one chosen; a tap inside the chosen one changes nothing
+    const offer = offers.findIndex((quad) => inside(quad, p[0], p[1]));
+    if (offer >= 0 && (chosen >= 0 || !points.length)) {
+      if (offer !== chosen) {
+        chosen = offer;
+        points.splice(0, points.length, ...offers[offer].map((q) => q.slice()));
+        draw();
+      }
+      return;
+    }
+    chosen = -1; // a corner tapped by hand: the marks are the player's own
     if (points.length < 4) {
       points.push(p);
     } else {
@@ -76,6 +116,7 @@
 
   clear.addEventListener("click", () => {
     points.length = 0;
+    chosen = -1;
     draw();
   });
 

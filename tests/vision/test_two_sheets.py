@@ -47,6 +47,23 @@ def test_two_sheets_of_the_side_are_not_read_as_one(first: str, second: str) -> 
         read_sheet(data, str(left["side"]))
     assert str(refused.value) == str(TWO_SHEETS)
     assert isinstance(refused.value, WrongSheetError)  # so the photo page offers to mark the grid
+    # both grids, for the player to choose theirs: each half's, once
+    grids = refused.value.grids
+    assert len(grids) == 2
+    assert sorted(_which(grid, [left, right]) for grid in grids) == [0, 1]
+
+
+def _which(corners: object, truths: list[dict[str, object]]) -> int:
+    """The index of the truth whose grid ``corners`` (photo pixels) lies on,
+    its four corners within half a square of the truth's, in any order."""
+    quad = np.array(corners, np.float64)
+    assert quad.shape == (4, 2)
+    for i, truth in enumerate(truths):
+        want = np.array(truth["corners_px"], np.float64)
+        half = np.linalg.norm(want[0] - want[1]) / 22
+        if all(np.linalg.norm(want - corner, axis=1).min() < half for corner in quad):
+            return i
+    raise AssertionError(f"{quad.tolist()} lies on neither grid")
 
 
 def test_the_grid_the_player_marks_is_read_alone() -> None:
@@ -94,8 +111,10 @@ def test_a_small_neighbours_sheet_is_seen_with_its_lines_taken_as_parallel() -> 
     assert found, "the player's grid is beside the neighbour's"
     square = np.linalg.norm(mine[0] - mine[1]) / 11
     assert np.linalg.norm(found[0].quad.mean(axis=0) - mine.mean(axis=0)) < square
-    with pytest.raises(TwoSheetsError):
+    with pytest.raises(TwoSheetsError) as refused:
         read_sheet(path.read_bytes(), str(truth["side"]))
+    # the neighbour's grid, read first, then the player's
+    assert [_which(grid, [truth["neighbour"], truth]) for grid in refused.value.grids] == [0, 1]
 
 
 def test_a_family_taken_as_parallel_keeps_its_mean_direction() -> None:

@@ -141,3 +141,68 @@ def test_the_brushes_leave_the_photo_to_mark_uncovered(app: Flask, server: str) 
         assert page.evaluate("document.documentElement.scrollWidth") <= 320
         assert errors == []
         browser.close()
+
+
+def test_choose_your_own_grid_on_a_photo_of_two_sheets(app: Flask, server: str, tmp_path: Path) -> None:  # noqa: F811
+    """The play-test: on a photo of two sheets the player's grid can be a few
+    dozen pixels across on the phone, four corners hard to hit. The grids
+    found are outlined: a tap inside one marks its corners, a tap inside
+    the other moves them there, and the grid chosen is read alone."""
+    from tests.vision.test_two_sheets import _side_by_side
+
+    sync_playwright = playwright_or_skip()
+    SHOTS.mkdir(exist_ok=True)
+    data, left, right, _ = _side_by_side("006", "007")
+    photo = tmp_path / "two.jpg"
+    photo.write_bytes(data)
+    t = make_table(app, ["Ann", "Ben"], side=str(left["side"]))
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page, errors = _phone(browser, server, t.code)
+        before = stored_sheets(app, t)
+        with page.expect_navigation():
+            page.set_input_files("#photo-input", str(photo))
+        assert "Two map sheets" in page.locator("#photo-error").inner_text()
+        page.wait_for_selector("#mark-grid:not([hidden])")
+        assert page.locator("#mark-svg polygon.mark-offer").count() == 2
+        assert "Tap inside your own sheet's grid" in page.locator("#mark-hint").inner_text()
+        scale = page.locator("#mark-img").evaluate("img => img.naturalWidth") / _photo_width(data)
+
+        def centre(truth: dict[str, Any]) -> np.ndarray:
+            return np.array(truth["corners_px"], float).mean(axis=0) * scale
+
+        _tap_at(page, *centre(right))  # the neighbour's, by mistake
+        assert page.locator("#mark-svg circle").count() == 4
+        assert page.locator("#mark-svg polygon.mark-offer").count() == 1
+        assert not page.locator("#mark-send").is_disabled()
+        _tap_at(page, *centre(left))  # then the player's own
+        marked = page.locator("#mark-corners").input_value()
+        corners = np.array([[float(v) for v in pair.split(",")] for pair in marked.split()])
+        want = np.array(left["corners_px"], float) * scale
+        square = float(np.linalg.norm(want[0] - want[1])) / 11
+        assert all(np.linalg.norm(want - c, axis=1).min() < square / 2 for c in corners)
+        assert "Your grid is marked" in page.locator("#mark-hint").inner_text()
+        page.screenshot(path=str(SHOTS / "mark-choose-own-grid.png"), full_page=True)
+        with page.expect_navigation():
+            page.locator("#mark-send").tap()
+        page.wait_for_selector("#photo-note")
+        shown = "".join(
+            page.locator("#board .cell").evaluate_all(
+                "cells => cells.map(c => { const k = [...c.classList].find(x => x.startsWith('t-')).slice(2);"
+                " return {mtn: '^', waste: '#', empty: '.'}[k] || k; })"
+            )
+        )
+
+        def wrong(truth: dict[str, Any]) -> int:
+            return sum(r != w for r, w in zip(shown, "".join(truth["grid"]), strict=True) if w in ".FVAW")
+
+        assert wrong(left) <= 2 < 30 <= wrong(right)
+        assert errors == []
+        assert stored_sheets(app, t) == before
+        browser.close()
+
+
+def _photo_width(jpeg: bytes) -> int:
+    import cv2
+
+    return int(cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR).shape[1])

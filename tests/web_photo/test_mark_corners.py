@@ -181,6 +181,14 @@ def test_a_photo_of_two_sheets_asks_for_the_players_own(app: Flask, client: Flas
     assert '<h2 id="mark-title">Mark the grid of your own sheet</h2>' in response.text
     assert stored_sheets(app, t) == before
     jpeg, width, _ = _mark_photo(response.text)
+    # both grids found, in the marked photo's pixels, to choose one of with a tap
+    grids = _offered(response.text)
+    scale = width / _width(data)
+    assert sorted(_which(grid, [left, _right], scale) for grid in grids) == [0, 1]
+    assert (
+        ">Tap inside your own sheet's grid, outlined on the photo, or tap its four outer corners.</p>"
+        in response.text
+    )
     marked = _post_marked(client, t, jpeg, _marks(left, width / _width(data)))
     assert marked.status_code == 200, photo_error(marked.text)
     read = page_config(marked.text)["reading"]["map"]
@@ -192,6 +200,33 @@ def test_a_photo_of_two_sheets_asks_for_the_players_own(app: Flask, client: Flas
         return sum(t in ".FVAW" and r != t for r, t in zip(read, "".join(truth["grid"]), strict=True))
 
     assert wrong(left) <= 2 < 30 <= wrong(_right)  # the marked sheet is read, not the other one
+
+
+def _offered(html: str) -> list[list[list[float]]]:
+    """The grids the refusal page offers to choose from (``data-grids``)."""
+    found = re.search(r"data-grids='([^']*)'", html)
+    assert found, "no grids offered on the page"
+    grids: list[list[list[float]]] = json.loads(found.group(1))
+    return grids
+
+
+def _which(grid: list[list[float]], truths: list[dict[str, Any]], scale: float) -> int:
+    """The index of the truth whose grid's corners (times ``scale``) ``grid``'s
+    four corners lie within half a square of, in any order."""
+    for i, truth in enumerate(truths):
+        want = np.array(truth["corners_px"], float) * scale
+        half = float(np.linalg.norm(want[0] - want[1])) / 22
+        if all(np.linalg.norm(want - corner, axis=1).min() < half for corner in np.array(grid)):
+            return i
+    raise AssertionError(f"{grid} lies on neither grid")
+
+
+def test_a_photo_with_one_grid_offers_none_to_choose(app: Flask, client: FlaskClient) -> None:
+    data, truth = _missed()
+    t = _table(app, client, str(truth["side"]))
+    response = post_photo(client, t, 1, "spring", data)
+    assert _offered(response.text) == []
+    assert ">Tap the grid's four outer corners: 0 of 4.</p>" in response.text
 
 
 def _width(jpeg: bytes) -> int:
