@@ -403,14 +403,14 @@ def _surest_way(
     turned = _half_turn_alike(side)
     if kept[0] < WAY_SURE:
         starts = [kept, read((j + 2) % 4)] if turned else [kept]
+        # the first of equals: the kept way, unmoved, unless a placement sees more
         kept = max(
             [kept, *(_half_square_away(rgb, gray, way, side, clear) for way in starts)], key=lambda w: w[0]
         )
     if turned:
-        way = next((i for i, w in readings.items() if w is kept), None)
         twin = (
-            read((way + 2) % 4)
-            if way is not None
+            read((j + 2) % 4)
+            if kept is readings[j]
             else _placed(rgb, gray, np.roll(kept[3], -2, axis=0), side, clear)
         )
         if twin[0] >= PRINTED_SEEN and _upright(twin[2].probs, side) > _upright(kept[2].probs, side):
