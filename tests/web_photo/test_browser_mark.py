@@ -17,6 +17,7 @@ from flask import Flask
 from tests.browser import ARGS, CHROMIUM, playwright_or_skip
 from tests.web_photo.conftest import stored_sheets
 from tests.web_photo.test_browser import SHOTS, _phone, server  # noqa: F401 (a fixture)
+from tests.web_photo.test_mark_corners import _width
 from tests.web_sheets.conftest import make_table
 
 MISSED = Path(__file__).resolve().parents[1] / "vision" / "photos" / "dim_on_pages.jpg"
@@ -32,6 +33,24 @@ def _tap_at(page: Any, x: float, y: float) -> None:
     page.touchscreen.tap(box["x"] + x * box["width"] / width, box["y"] + y * box["height"] / height)
 
 
+def _refused(page: Any, photo: Path, sentence: str) -> None:
+    """``photo`` sent from the editor, refused with ``sentence``, and the photo to mark shown."""
+    with page.expect_navigation():
+        page.set_input_files("#photo-input", str(photo))
+    assert sentence in page.locator("#photo-error").inner_text()
+    page.wait_for_selector("#mark-grid:not([hidden])")
+
+
+def _board(page: Any) -> str:
+    """The map the editor shows, as 121 map codes."""
+    return "".join(
+        page.locator("#board .cell").evaluate_all(
+            "cells => cells.map(c => { const k = [...c.classList].find(x => x.startsWith('t-')).slice(2);"
+            " return {mtn: '^', waste: '#', empty: '.'}[k] || k; })"
+        )
+    )
+
+
 def test_mark_the_corners_of_a_missed_grid(app: Flask, server: str) -> None:  # noqa: F811
     sync_playwright = playwright_or_skip()
     SHOTS.mkdir(exist_ok=True)
@@ -43,10 +62,7 @@ def test_mark_the_corners_of_a_missed_grid(app: Flask, server: str) -> None:  # 
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page, errors = _phone(browser, server, t.code)
         before = stored_sheets(app, t)
-        with page.expect_navigation():
-            page.set_input_files("#photo-input", str(MISSED))
-        assert "No map grid found" in page.locator("#photo-error").inner_text()
-        page.wait_for_selector("#mark-grid:not([hidden])")
+        _refused(page, MISSED, "No map grid found")
         assert page.locator("#mark-send").is_disabled()
         scale = page.locator("#mark-img").evaluate("img => img.naturalWidth") / truth["image_size"][0]
         marks = corners * scale
@@ -70,12 +86,7 @@ def test_mark_the_corners_of_a_missed_grid(app: Flask, server: str) -> None:  # 
         page.wait_for_selector("#photo-note")
         assert "not saved yet" in page.locator("#photo-note").inner_text()
         page.screenshot(path=str(SHOTS / "mark-corners-read.png"), full_page=True)
-        shown = "".join(
-            page.locator("#board .cell").evaluate_all(
-                "cells => cells.map(c => { const k = [...c.classList].find(x => x.startsWith('t-')).slice(2);"
-                " return {mtn: '^', waste: '#', empty: '.'}[k] || k; })"
-            )
-        )
+        shown = _board(page)
         wrong = sum(a != b for a, b in zip(shown, "".join(truth["grid"]), strict=True))
         assert wrong <= 6, wrong
         assert errors == []
@@ -90,9 +101,7 @@ def test_clear_takes_the_marks_away(app: Flask, server: str) -> None:  # noqa: F
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page, errors = _phone(browser, server, t.code)
-        with page.expect_navigation():
-            page.set_input_files("#photo-input", str(MISSED))
-        page.wait_for_selector("#mark-grid:not([hidden])")
+        _refused(page, MISSED, "No map grid found")
         for x, y in ((100, 100), (300, 120), (320, 300)):
             _tap_at(page, x, y)
         assert page.locator("#mark-svg circle").count() == 3 and page.locator("#mark-send").is_disabled()
@@ -119,9 +128,7 @@ def test_the_brushes_leave_the_photo_to_mark_uncovered(app: Flask, server: str) 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page, errors = _phone(browser, server, t.code, 320, 640)
-        with page.expect_navigation():
-            page.set_input_files("#photo-input", str(MISSED))
-        page.wait_for_selector("#mark-grid:not([hidden])")
+        _refused(page, MISSED, "No map grid found")
         for top in (0.0, 0.5, 1.0):  # the photo's top, middle and foot at the screen's foot
             page.evaluate(
                 "t => { const b = document.getElementById('mark-img').getBoundingClientRect();"
@@ -160,13 +167,10 @@ def test_choose_your_own_grid_on_a_photo_of_two_sheets(app: Flask, server: str, 
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page, errors = _phone(browser, server, t.code)
         before = stored_sheets(app, t)
-        with page.expect_navigation():
-            page.set_input_files("#photo-input", str(photo))
-        assert "Two map sheets" in page.locator("#photo-error").inner_text()
-        page.wait_for_selector("#mark-grid:not([hidden])")
+        _refused(page, photo, "Two map sheets")
         assert page.locator("#mark-svg polygon.mark-offer").count() == 2
         assert "Tap inside your own sheet's grid" in page.locator("#mark-hint").inner_text()
-        scale = page.locator("#mark-img").evaluate("img => img.naturalWidth") / _photo_width(data)
+        scale = page.locator("#mark-img").evaluate("img => img.naturalWidth") / _width(data)
 
         def centre(truth: dict[str, Any]) -> np.ndarray:
             return np.array(truth["corners_px"], float).mean(axis=0) * scale
@@ -186,12 +190,7 @@ def test_choose_your_own_grid_on_a_photo_of_two_sheets(app: Flask, server: str, 
         with page.expect_navigation():
             page.locator("#mark-send").tap()
         page.wait_for_selector("#photo-note")
-        shown = "".join(
-            page.locator("#board .cell").evaluate_all(
-                "cells => cells.map(c => { const k = [...c.classList].find(x => x.startsWith('t-')).slice(2);"
-                " return {mtn: '^', waste: '#', empty: '.'}[k] || k; })"
-            )
-        )
+        shown = _board(page)
 
         def wrong(truth: dict[str, Any]) -> int:
             return sum(r != w for r, w in zip(shown, "".join(truth["grid"]), strict=True) if w in ".FVAW")
@@ -200,9 +199,3 @@ def test_choose_your_own_grid_on_a_photo_of_two_sheets(app: Flask, server: str, 
         assert errors == []
         assert stored_sheets(app, t) == before
         browser.close()
-
-
-def _photo_width(jpeg: bytes) -> int:
-    import cv2
-
-    return int(cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR).shape[1])
