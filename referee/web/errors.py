@@ -8,6 +8,9 @@ status; any other engine error is input the rules do not allow (400).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from flask import Blueprint, current_app, jsonify, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError
@@ -48,16 +51,19 @@ def answer(
     sentence: str | Text,
     refusal: RefereeError | None = None,
     link: tuple[str, str] | None = None,
+    details: Mapping[str, Any] | None = None,
 ) -> ResponseReturnValue:
     """The error page, or the JSON error, with this status and sentence (in
     the reader's language: a ``Text`` is put into words here), and a link to
     the page that puts a refused sheet request right, when ``refusal``
-    names one (or ``link``, as (address, words))."""
+    names one (or ``link``, as (address, words)). ``details`` are further
+    fields of the JSON error, for a script to act on what the sentence says
+    to a person."""
     sentence = str(sentence)
     link = remedy_link(refusal) or link
     if wants_json():
         extra = {"remedy": link[0]} if link else {}
-        return jsonify(error=sentence, status=status, **extra), status
+        return jsonify(error=sentence, status=status, **extra, **(details or {})), status
     return render_template("errors/error.html", status=status, sentence=sentence, link=link), status
 
 

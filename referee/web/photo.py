@@ -337,10 +337,13 @@ def _refuse(
     no grid was found, or none that matched the side), the page also offers
     to mark the grid's corners on it; when the photo showed ``two_sheets``,
     it asks for the player's own, and offers the two grids found to choose
-    from. With ``side_switch_url``, a link to the host page's side switch."""
-    if wants_json():
-        return answer(status, sentence)
+    from. With ``side_switch_url``, a link to the host page's side switch.
+    A JSON client is told the two grids' corners (``grids``, photo pixels as
+    displayed, as ``corners`` takes them) to send back the player's own."""
     grids = two_sheets.grids if two_sheets is not None else ()
+    if wants_json():
+        offered = {"grids": [[list(c) for c in grid] for grid in grids]} if grids else None
+        return answer(status, sentence, details=offered)
     mark = _aside(_mark_photo, data, grids) if data is not None else None
     if mark is not None:
         mark["own"] = two_sheets is not None

@@ -202,6 +202,35 @@ def test_a_photo_of_two_sheets_asks_for_the_players_own(app: Flask, client: Flas
     assert wrong(left) <= 2 < 30 <= wrong(_right)  # the marked sheet is read, not the other one
 
 
+def test_json_clients_are_told_both_grids_to_send_their_own_back(app: Flask, client: FlaskClient) -> None:
+    """A script is told both grids' corners in the photo's own pixels, and
+    one of them sent back as ``corners`` is read alone."""
+    from tests.vision.test_two_sheets import _side_by_side
+
+    data, left, right, _ = _side_by_side("006", "007")
+    t = _table(app, client, str(left["side"]))
+    before = stored_sheets(app, t)
+    response = post_photo(client, t, 1, "spring", data, headers={"Accept": "application/json"})
+    assert response.status_code == 422
+    assert response.json["error"].startswith("Two map sheets are in the photo")
+    grids = response.json["grids"]
+    assert sorted(_which(grid, [left, right], 1.0) for grid in grids) == [0, 1]
+    own = next(grid for grid in grids if _which(grid, [left, right], 1.0) == 0)
+    marked = _post_marked(client, t, data, " ".join(f"{x},{y}" for x, y in own), json_client=True)
+    assert marked.status_code == 200, marked.json
+    got = np.array(marked.json["corners"], float)
+    assert _which(got.tolist(), [left, right], 1.0) == 0
+    assert stored_sheets(app, t) == before
+
+
+def test_json_clients_are_told_no_grids_for_a_photo_of_one(app: Flask, client: FlaskClient) -> None:
+    data, truth = _missed()
+    t = _table(app, client, str(truth["side"]))
+    response = post_photo(client, t, 1, "spring", data, headers={"Accept": "application/json"})
+    assert response.status_code == 422
+    assert "grids" not in response.json and "No map grid found" in response.json["error"]
+
+
 def _offered(html: str) -> list[list[list[float]]]:
     """The grids the refusal page offers to choose from (``data-grids``)."""
     found = re.search(r"data-grids='([^']*)'", html)
