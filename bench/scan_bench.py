@@ -33,7 +33,8 @@ graphite, ``grid``, ``coins``, ``corners_px``). One column per folder:
   or 93 % of such sheets right would often read 20 of 24, and a larger set
   from the same source judges the reader;
 - CPU seconds per photo on one core (numpy, OpenBLAS and OpenCV held to one
-  thread; process time, so other work on the machine does not count),
+  thread; process time, so other work on the machine does not count, and
+  ``--jobs`` reads photos side by side on more cores, each still on one),
   median and 95th percentile; with ``--json``, each photo's too, which
   ``bench/paired_times.py`` compares between two readers.
 
@@ -43,6 +44,7 @@ Usage::
     python bench/scan_bench.py sample_sheets /tmp/holdout ../shared/sheet_photos
     python bench/scan_bench.py ../shared/sheet_photos --json
     python bench/scan_bench.py ../shared/sheet_photos --failures
+    python bench/scan_bench.py /tmp/holdout --jobs 2
 """
 
 from __future__ import annotations
@@ -55,6 +57,8 @@ import time
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")  # one core, as the target says, before numpy loads
 from collections import Counter  # noqa: E402
+from collections.abc import Iterator  # noqa: E402
+from concurrent.futures import ProcessPoolExecutor  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -66,7 +70,7 @@ from referee.rules.geometry import SIZE  # noqa: E402
 from referee.vision.cells import CLASSES  # noqa: E402
 from referee.vision.doubt import doubtful_line  # noqa: E402
 from referee.vision.errors import VisionError  # noqa: E402
-from referee.vision.reader import read_sheet  # noqa: E402
+from referee.vision.reader import SheetReading, read_sheet  # noqa: E402
 
 STYLES = {"color": "color", "colour": "color", "graphite": "graphite", "pencil": "graphite"}
 """Style names in truth files, old and new, to the two the figures report."""
@@ -96,8 +100,39 @@ def _truth(path: Path) -> dict[str, object]:
     return truth
 
 
-def bench(folder: Path) -> dict[str, object]:
+Read = tuple[float, SheetReading | str]
+"""One photo read: its CPU seconds, and the reading or the refusal's sentence."""
+
+
+def read_one(path: Path) -> Read:
+    """``path``'s photo read as a player's is, in this process on one core,
+    with the CPU seconds it took (process time)."""
     cv2.setNumThreads(1)
+    truth = _truth(path)
+    data = path.read_bytes()
+    t0 = time.process_time()
+    try:
+        reading: SheetReading | str = read_sheet(data, str(truth["side"]))
+    except VisionError as e:
+        reading = str(e)
+    return time.process_time() - t0, reading
+
+
+def read_all(paths: list[Path], jobs: int = 1) -> Iterator[Read]:
+    """Each photo of ``paths`` read (``read_one``), in order; with ``jobs``
+    above one, by that many processes at once. Each photo's time is still
+    its own process's CPU time on one thread, so the figures are the same
+    as read one after the other, but for two readers sharing a machine's
+    caches (``bench/paired_readings.py`` compares two readers' times)."""
+    if jobs <= 1:
+        yield from map(read_one, paths)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(read_one, paths)
+
+
+def bench(folder: Path, jobs: int = 1) -> dict[str, object]:
+    paths = sorted(folder.glob("*.jpg"))
     times: list[float] = []
     total: Counter[str] = Counter()
     found: Counter[str] = Counter()
@@ -113,22 +148,17 @@ def bench(folder: Path) -> dict[str, object]:
     confusion = np.zeros((len(CLASSES), len(CLASSES)), int)
     failures: list[str] = []
     line = doubtful_line()
-    for path in sorted(folder.glob("*.jpg")):
+    for path, (seconds, reading) in zip(paths, read_all(paths, jobs), strict=True):
         truth = _truth(path)
         style = str(truth["style"])
         total[style] += 1
         difficulty = str(truth.get("difficulty", "normal"))
         photos_of[difficulty] += 1
         ruins = set(map_sides()[str(truth["side"]).upper()].ruins)
-        data = path.read_bytes()
-        t0 = time.process_time()
-        try:
-            reading = read_sheet(data, str(truth["side"]))
-        except VisionError as e:
-            times.append(time.process_time() - t0)
-            failures.append(f"{path.name}: {e}")
+        times.append(seconds)
+        if isinstance(reading, str):
+            failures.append(f"{path.name}: {reading}")
             continue
-        times.append(time.process_time() - t0)
         want = np.array(truth["corners_px"], float)
         side_px = float(np.linalg.norm(want[0] - want[1]))
         off = float(np.abs(np.array(reading.corners) - want).max())
@@ -200,7 +230,7 @@ def bench(folder: Path) -> dict[str, object]:
         "coins_wrong": coins["wrong"] / max(n, 1),
         "seconds_median": float(np.median(times)) if times else None,
         "seconds_p95": float(np.percentile(times, 95)) if times else None,
-        "seconds_by_photo": {p.name: t for p, t in zip(sorted(folder.glob("*.jpg")), times, strict=True)},
+        "seconds_by_photo": {p.name: t for p, t in zip(paths, times, strict=True)},
         "confusion": {"order": CLASSES, "rows_true_cols_read": confusion.tolist()},
         "failures": failures,
     }
@@ -275,8 +305,9 @@ def main() -> None:
     ap.add_argument("folders", type=Path, nargs="*", default=[Path("sample_sheets")])
     ap.add_argument("--json", action="store_true", help="one JSON object per folder, one per line")
     ap.add_argument("--failures", action="store_true", help="list every photo that was not read right")
+    ap.add_argument("--jobs", type=int, default=1, help="photos read at once, each on one core (default 1)")
     args = ap.parse_args()
-    results = [bench(folder) for folder in args.folders]
+    results = [bench(folder, args.jobs) for folder in args.folders]
     if args.json:
         print("\n".join(json.dumps(r) for r in results))
     else:

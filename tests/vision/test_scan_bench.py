@@ -69,3 +69,23 @@ def test_a_share_of_sheets_comes_with_wilsons_interval() -> None:
     assert round(low, 3) == 0.862 and high == 1.0
     assert bench.wilson(0, 10)[0] == 0.0
     assert bench.wilson(0, 0) is None
+
+
+def test_photos_read_side_by_side_give_the_same_figures(tmp_path: Path) -> None:
+    """``--jobs``: read in two processes at once, in order, a refusal among
+    them (a photo of one side told it is another's), every figure but the
+    times is as read one after the other."""
+    _copy(tmp_path, "000", (0, 0), "normal")
+    _copy(tmp_path, "003", None, "hard")
+    truth = json.loads((tmp_path / "003.json").read_text())
+    truth["side"] = next(s for s in "ABCD" if s != truth["side"])
+    shutil.copy(tmp_path / "003.jpg", tmp_path / "002.jpg")
+    (tmp_path / "002.json").write_text(json.dumps(truth))
+    bench = load_script("bench/scan_bench.py")
+    alone, together = bench.bench(tmp_path), bench.bench(tmp_path, jobs=2)
+    assert any(f.startswith("002.jpg: ") for f in together["failures"]), together["failures"]
+    assert list(together["seconds_by_photo"]) == ["000.jpg", "002.jpg", "003.jpg"]
+    timed = {"seconds_median", "seconds_p95", "seconds_by_photo"}
+    assert {k: v for k, v in alone.items() if k not in timed} == {
+        k: v for k, v in together.items() if k not in timed
+    }
