@@ -42,6 +42,11 @@ class Config:
         headers are trusted (``security.py``). The proxy is taken to serve HTTPS, so the
         session cookie is then ``Secure``."""
         self.SESSION_COOKIE_SECURE = self.PROXY > 0
+        self.PHOTO_WAIT = _seconds(os.environ.get("REFEREE_PHOTO_WAIT", "30"), "REFEREE_PHOTO_WAIT")
+        """Longest a photo waits for its worker's reading thread before the
+        player is asked to send it again (``offload.ReaderBusy``): half of
+        the 60 s after which nginx, in front, gives up on an answer, the
+        other half left for the photo's own reading."""
         self.SECRET_KEY = os.environ.get("SECRET_KEY") or _instance_secret(Path(instance_path))
         self.DATABASE_URL = os.environ.get("DATABASE_URL") or (
             f"sqlite:///{Path(instance_path) / 'referee.sqlite'}"
@@ -52,6 +57,13 @@ def _count(raw: str, name: str) -> int:
     """A setting that is a small whole number, or a clear error at start-up."""
     if not (raw.isascii() and raw.isdigit()) or int(raw) > 9:
         raise ValueError(f"{name} must be a whole number from 0 to 9, not {raw!r}.")
+    return int(raw)
+
+
+def _seconds(raw: str, name: str) -> int:
+    """A setting that is a whole number of seconds from 1 to 600, or a clear error at start-up."""
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 600:
+        raise ValueError(f"{name} must be a whole number of seconds from 1 to 600, not {raw!r}.")
     return int(raw)
 
 

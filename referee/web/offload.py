@@ -20,15 +20,25 @@ stands for (``-w`` is about one per core) and with no more memory than one
 read takes; a photo sent while another is read waits its turn, and its
 page waits with it, but no other page does.
 
+A photo waits its turn for so long only (``patience``, the app's
+``PHOTO_WAIT``). When a hall's phones all send their sheets at a season's
+end, a worker's queue can hold minutes of reading, and a phone left
+waiting that long sees a page that never answers, or the proxy in front
+gives up on it (nginx after 60 s). A photo that waited past its patience
+is not read at all: ``ReaderBusy`` tells the player to send it again in a
+moment, the queue empties at once of those that waited too long, and the
+photos after them wait no longer for them.
+
 Outside a gevent worker (``flask run``'s threads, the test client, a sync
 worker) the computation runs where it is called: there a request already
-has a thread of its own.
+has a thread of its own, and nothing waits in a queue.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import time
 import traceback
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -46,19 +56,37 @@ def under_gevent() -> bool:
     return bool(monkey is not None and monkey.is_module_patched("threading"))
 
 
-def off_the_loop(compute: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+class ReaderBusy(Exception):
+    """The computation waited longer than its patience for the worker's
+    reading thread, and was not run."""
+
+    def __init__(self, waited: float) -> None:
+        super().__init__(f"waited {waited:.1f} s for the reading thread")
+        self.waited = waited
+
+
+def off_the_loop(compute: Callable[..., T], *args: Any, patience: float | None = None, **kwargs: Any) -> T:
     """``compute(*args, **kwargs)``, in this worker's reading thread under
-    gevent and right here otherwise; whatever it raises is raised here."""
+    gevent and right here otherwise; whatever it raises is raised here.
+    With ``patience``, ``ReaderBusy`` instead when it has waited more than
+    that many seconds for the thread when its turn comes."""
     if not under_gevent():
         return compute(*args, **kwargs)
-    done, outcome = _thread_pool().apply(_caught, (compute, args, kwargs))
+    queued = time.monotonic()
+    done, outcome = _thread_pool().apply(_caught, (compute, args, kwargs, queued, patience))
     if not done:
         raise outcome
     result: T = outcome
     return result
 
 
-def _caught(compute: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[bool, Any]:
+def _caught(
+    compute: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    queued: float = 0.0,
+    patience: float | None = None,
+) -> tuple[bool, Any]:
     """``(True, result)``, or ``(False, the exception)``: handed back to be
     raised in the request, since gevent would print a traceback for an
     exception raised in its thread (a photo with no grid is no fault).
@@ -68,7 +96,11 @@ def _caught(compute: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str
     and a refused photo's frames hold the decoded photo and every picture
     made from it. Kept, they left a worker that had read 30 sample photos
     holding 488 MB, against 190 MB for the same reads on its loop; let go
-    of, 206 MB."""
+    of, 206 MB. ``(False, ReaderBusy)`` without computing when it was
+    ``queued`` (``time.monotonic``) more than ``patience`` seconds ago."""
+    waited = time.monotonic() - queued
+    if patience is not None and waited > patience:
+        return False, ReaderBusy(waited)
     try:
         return True, compute(*args, **kwargs)
     except Exception as error:

@@ -31,6 +31,7 @@ from flask import (
     abort,
     current_app,
     jsonify,
+    make_response,
     redirect,
     render_template,
     request,
@@ -72,7 +73,7 @@ from referee.web import database, i18n, sheets
 from referee.web.database import get_session
 from referee.web.errors import answer, wants_json
 from referee.web.forms import Form
-from referee.web.offload import off_the_loop
+from referee.web.offload import ReaderBusy, off_the_loop
 from referee.web.seats import host_token
 
 bp = Blueprint("photo", __name__)
@@ -353,6 +354,23 @@ def _refuse(
     return page, status
 
 
+BUSY = _(
+    "many photos are being read right now, and yours waited too long for its turn: send it again in a minute"
+)
+BUSY_RETRY = 60
+"""Seconds a refused photo's ``Retry-After`` asks a script to wait."""
+
+
+def _busy(code: str, number: int, season: str) -> ResponseReturnValue:
+    """The editor again, or the JSON error, with 503 and ``BUSY`` when the
+    photo waited past ``PHOTO_WAIT`` for the worker's reading thread
+    (``offload.ReaderBusy``); nothing saved changes, and the photo is not
+    offered to mark, since it was never read."""
+    response = make_response(_refuse(code, number, season, 503, sheets.sentence(str(BUSY))))
+    response.headers["Retry-After"] = str(BUSY_RETRY)
+    return response
+
+
 def _corners(text: str | None) -> list[tuple[float, float]] | None:
     """The four marked corners in ``text`` (``corners_from_text``), None when
     none were sent; a ``ValueError`` when they are not four pairs of numbers."""
@@ -390,7 +408,10 @@ def read(code: str, number: int, season: str) -> ResponseReturnValue:
             t.heroes_revealed(s),
             t.monsters_at_most(s),
             corners=corners,
+            patience=current_app.config["PHOTO_WAIT"],
         )
+    except ReaderBusy:
+        return _busy(code, number, season)
     except OtherSideError as error:  # the grid is found: the sheet or the table's side is the wrong one
         switchable = error.other in {side.letter for side in other_sides(get_session(), t.table)}
         token = host_token(t.table) if switchable else None

@@ -84,3 +84,61 @@ def test_elsewhere_it_runs_where_it_is_called() -> None:
     assert off_the_loop(lambda a, b=0: a + b, 2, b=3) == 5
     with pytest.raises(ValueError):
         off_the_loop(int, "x")
+
+
+PATIENCE = """
+from gevent import monkey
+monkey.patch_all()
+import time
+import gevent
+from referee.web.offload import ReaderBusy, off_the_loop
+
+
+def read(seconds):
+    # a photo's reading: computes without waiting, for ``seconds``
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+    return "read"
+
+
+answers = {}
+
+
+def send(name, patience):
+    try:
+        answers[name] = off_the_loop(read, 0.6, patience=patience)
+    except ReaderBusy as busy:
+        answers[name] = f"busy {busy.waited:.1f}"
+
+
+gevent.joinall(
+    [
+        gevent.spawn(send, "first", 0.2),  # the thread is free: read at once
+        gevent.spawn(send, "second", 0.2),  # its turn after 0.6 s: too late
+        gevent.spawn(send, "third", None),  # no patience: waits its turn
+        gevent.spawn(send, "fourth", 5.0),  # its turn after 1.2 s: in time
+    ]
+)
+for name in ("first", "second", "third", "fourth"):
+    print(name, answers[name])
+"""
+
+
+def test_a_photo_that_waited_past_its_patience_is_not_read() -> None:
+    """Four photos sent at once to one worker: the first is read, the second
+    waited for it longer than its patience and is refused unread, and those
+    after it wait only for the photos read."""
+    run = subprocess.run(
+        [sys.executable, "-c", PATIENCE], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    first, second, third, fourth = (line.split(" ", 1)[1] for line in run.stdout.splitlines())
+    assert (first, third, fourth) == ("read", "read", "read")
+    assert second.startswith("busy ") and 0.5 <= float(second.split()[1]) < 1.2
+    assert run.stderr == ""
+
+
+def test_outside_gevent_nothing_waits_so_patience_changes_nothing() -> None:
+    assert not under_gevent()
+    assert off_the_loop(sorted, [3, 1, 2], patience=0.0) == [1, 2, 3]

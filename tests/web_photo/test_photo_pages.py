@@ -8,6 +8,7 @@ import base64
 import io
 import re
 from collections.abc import Callable
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -22,7 +23,7 @@ from referee.rules.sheet import MapSheet
 from referee.vision.reader import read_sheet
 from referee.web import photo
 from referee.web.database import engine_of
-from referee.web.offload import off_the_loop
+from referee.web.offload import ReaderBusy, off_the_loop
 from referee.web.photo import reading_config
 from tests.deals import spring_seed
 from tests.table.test_bgstats import AMBUSHES
@@ -108,6 +109,51 @@ def test_no_database_connection_is_held_while_a_photo_is_read(
     assert post_photo(client, t, 1, "spring", data).status_code == 200
     assert post_photo(client, t, 1, "spring", _blank_page()).status_code == 422  # read, then marked
     assert held == [0, 0, 0]
+
+
+@pytest.mark.parametrize("json_client", [False, True], ids=["page", "json"])
+def test_a_photo_that_waited_too_long_for_its_turn_is_sent_again(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch, json_client: bool
+) -> None:
+    """A worker's queue of photos to read grew past ``PHOTO_WAIT``: the
+    photo is refused unread with 503, a sentence and ``Retry-After``, the
+    saved sheet untouched, and no photo offered to mark."""
+    patience: list[float | None] = []
+
+    def queued_too_long(compute: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        patience.append(kwargs.get("patience"))
+        raise ReaderBusy(kwargs["patience"] + 1.0)
+
+    t = _table(app, client)
+    assert save(client, t, 1, "spring", MapSheet.blank("A").text(), coins=2).status_code == 200
+    before = stored_sheets(app, t)
+    monkeypatch.setattr(photo, "off_the_loop", queued_too_long)
+    headers = {"Accept": "application/json"} if json_client else {}
+    response = post_photo(client, t, 1, "spring", sample()[0], headers=headers)
+    assert response.status_code == 503
+    assert response.headers["Retry-After"] == "60"
+    assert patience == [app.config["PHOTO_WAIT"]] == [30]
+    sentence = response.json["error"] if json_client else photo_error(response.text)
+    assert sentence == (
+        "Many photos are being read right now, and yours waited too long for its turn: "
+        "send it again in a minute."
+    )
+    assert 'id="mark-grid"' not in response.text
+    assert stored_sheets(app, t) == before
+
+
+def test_the_wait_for_the_reader_is_set_in_whole_seconds(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from referee.web.app import Config
+
+    monkeypatch.setenv("REFEREE_PHOTO_WAIT", "50")
+    assert Config(str(tmp_path)).PHOTO_WAIT == 50
+    refused = "REFEREE_PHOTO_WAIT must be a whole number of seconds from 1 to 600"
+    for wrong in ("0", "601", "2.5", "soon", ""):
+        monkeypatch.setenv("REFEREE_PHOTO_WAIT", wrong)
+        with pytest.raises(ValueError, match=refused):
+            Config(str(tmp_path))
 
 
 def test_the_photo_shown_is_a_small_picture_of_the_grid(app: Flask, client: FlaskClient) -> None:
