@@ -20,7 +20,9 @@ from referee.rules import heroes
 from referee.rules.sheet import MapSheet
 from referee.store.models import GameTable
 from referee.store.sheets import SeasonSheet
+from referee.web import photo
 from referee.web.database import get_session
+from referee.web.offload import ReaderBusy, off_the_loop
 from tests.browser import ARGS, CHROMIUM, LiveServer, playwright_or_skip
 from tests.web_photo.conftest import SAMPLE, SAMPLES, sample, stored_sheets, table_reading
 from tests.web_sheets.conftest import as_host, make_table, save, score
@@ -197,6 +199,46 @@ def test_a_bad_file_shows_the_sentence(app: Flask, server: str, tmp_path: Path) 
         assert page.locator("#photo-note").count() == 0
         assert errors == []
         browser.close()
+
+
+def test_a_photo_sent_in_a_surge_is_asked_for_again(
+    app: Flask, server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hall's season end: the photo waited past ``PHOTO_WAIT`` for its
+    worker's reading thread. The phone shows the sentence on the editor,
+    the map as saved, nothing to mark, at 320 px as at 390."""
+    sync_playwright = playwright_or_skip()
+    SHOTS.mkdir(exist_ok=True)
+
+    def queued_too_long(compute: Any, *args: Any, **kwargs: Any) -> Any:
+        if "patience" in kwargs:
+            raise ReaderBusy(kwargs["patience"] + 1.0)
+        return off_the_loop(compute, *args, **kwargs)
+
+    monkeypatch.setattr(photo, "off_the_loop", queued_too_long)
+    t = make_table(app, ["Ann", "Ben"])
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page, errors = _phone(browser, server, t.code)
+        page.click('.brush[data-brush="V"]')
+        page.locator('#board .cell[data-i="0"]').tap()
+        page.locator("#save").tap()
+        page.wait_for_selector("#status:text-is('Saved.')")
+        editor = page.url
+        for width in (390, 320):
+            page.set_viewport_size({"width": width, "height": 844})
+            page.goto(editor)
+            with page.expect_navigation():
+                page.set_input_files("#photo-input", str(SAMPLES / f"{SAMPLE}.jpg"))
+            sentence = page.locator("#photo-error").inner_text()
+            assert sentence.startswith("Many photos are being read right now, and yours waited too long")
+            assert "t-V" in _classes(page, 0)  # the map as saved
+            assert page.locator("#photo-note").count() == 0 and page.locator("#mark-grid").count() == 0
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            page.screenshot(path=str(SHOTS / f"photo-busy-{width}.png"))
+        assert errors == []
+        browser.close()
+    assert stored_sheets(app, t)[0][2].startswith("V")
 
 
 def _decline_photo(page: Any) -> tuple[list[str], list[str]]:
