@@ -65,6 +65,13 @@ def _photographed(
     return page, errors
 
 
+def _villages(page: Any, *squares: int) -> None:
+    """Tap ``squares`` (numbered row by row) with the village brush."""
+    page.click('.brush[data-brush="V"]')
+    for i in squares:
+        page.locator(f'#board .cell[data-i="{i}"]').tap()
+
+
 def _classes(page: Any, i: int) -> str:
     return page.locator(f'#board .cell[data-i="{i}"]').get_attribute("class") or ""
 
@@ -220,8 +227,7 @@ def test_a_photo_sent_in_a_surge_is_asked_for_again(
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page, errors = _phone(browser, server, t.code)
-        page.click('.brush[data-brush="V"]')
-        page.locator('#board .cell[data-i="0"]').tap()
+        _villages(page, 0)
         page.locator("#save").tap()
         page.wait_for_selector("#status:text-is('Saved.')")
         editor = page.url
@@ -272,8 +278,7 @@ def test_a_photo_over_unsaved_changes_asks_first(app: Flask, server: str) -> Non
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page, errors = _phone(browser, server, t.code)
-        page.click('.brush[data-brush="V"]')
-        page.locator('#board .cell[data-i="0"]').tap()
+        _villages(page, 0)
         asked, posts = _decline_photo(page)
         assert asked and "not saved" in asked[0]
         assert posts == [] and "t-V" in _classes(page, 0)  # kept, nothing sent
@@ -321,9 +326,7 @@ def test_a_refused_photo_over_unsaved_changes_keeps_them(app: Flask, server: str
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page, errors = _phone(browser, server, t.code)
-        page.click('.brush[data-brush="V"]')
-        page.locator('#board .cell[data-i="0"]').tap()
-        page.locator('#board .cell[data-i="1"]').tap()
+        _villages(page, 0, 1)
         page.once("dialog", lambda dialog: dialog.accept())
         with page.expect_navigation():
             page.set_input_files("#photo-input", str(path))
