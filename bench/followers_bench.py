@@ -64,6 +64,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+PLAYERS = ("Ann", "Ben", "Cat")
+"""The bench table's players; photos go to their seats in turn."""
 RAMP_PER_SECOND = 200
 POLL_SECONDS = 1.0
 
@@ -103,7 +105,7 @@ class Host:
     def set_up(self) -> tuple[str, str]:
         """A base game for a hall of players: (code, host token)."""
         _, page, _ = self.request("/")
-        form = {"edition": "base", "map_side": "A", "players": "Ann\nBen\nCat", "edicts": "random"}
+        form = {"edition": "base", "map_side": "A", "players": "\n".join(PLAYERS), "edicts": "random"}
         form.update(seed=f"bench-{time.time_ns()}", csrf_token=self.csrf(page))
         status, _, headers = self.request("/", form)
         assert status == 303, f"setting up a table answered {status}"
@@ -349,8 +351,8 @@ async def run_once(
     phones = ThreadPoolExecutor(max_workers=readers, thread_name_prefix="phone")
     loop = asyncio.get_running_loop()
     senders = [
-        # the table's three seats, taken in turn: more phones than seats send alike
-        loop.run_in_executor(phones, send_photos, host, code, 1 + n % 3, photos, no_more_photos)
+        # the table's seats, taken in turn: more phones than seats send alike
+        loop.run_in_executor(phones, send_photos, host, code, 1 + n % len(PLAYERS), photos, no_more_photos)
         for n in range(readers)
         if photos
     ]

@@ -104,35 +104,35 @@ Read = tuple[float, SheetReading | str]
 """One photo read: its CPU seconds, and the reading or the refusal's sentence."""
 
 
-def read_one(path: Path) -> Read:
-    """``path``'s photo read as a player's is, in this process on one core,
-    with the CPU seconds it took (process time)."""
+def read_one(path: Path, side: str) -> Read:
+    """``path``'s photo of map side ``side`` read as a player's is, in this
+    process on one core, with the CPU seconds it took (process time)."""
     cv2.setNumThreads(1)
-    truth = _truth(path)
     data = path.read_bytes()
     t0 = time.process_time()
     try:
-        reading: SheetReading | str = read_sheet(data, str(truth["side"]))
+        reading: SheetReading | str = read_sheet(data, side)
     except VisionError as e:
         reading = str(e)
     return time.process_time() - t0, reading
 
 
-def read_all(paths: list[Path], jobs: int = 1) -> Iterator[Read]:
-    """Each photo of ``paths`` read (``read_one``), in order; with ``jobs``
-    above one, by that many processes at once. Each photo's time is still
-    its own process's CPU time on one thread, so the figures are the same
-    as read one after the other, but for two readers sharing a machine's
-    caches (``bench/paired_readings.py`` compares two readers' times)."""
+def read_all(paths: list[Path], sides: list[str], jobs: int = 1) -> Iterator[Read]:
+    """Each photo of ``paths`` read as its side in ``sides`` (``read_one``),
+    in order; with ``jobs`` above one, by that many processes at once. Each
+    photo's time is still its own process's CPU time on one thread, so
+    every figure is the same as read one after the other, the times too
+    but for the processes sharing the machine's memory caches."""
     if jobs <= 1:
-        yield from map(read_one, paths)
+        yield from map(read_one, paths, sides)
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(read_one, paths)
+        yield from pool.map(read_one, paths, sides)
 
 
 def bench(folder: Path, jobs: int = 1) -> dict[str, object]:
     paths = sorted(folder.glob("*.jpg"))
+    truths = [_truth(path) for path in paths]
     times: list[float] = []
     total: Counter[str] = Counter()
     found: Counter[str] = Counter()
@@ -148,8 +148,8 @@ def bench(folder: Path, jobs: int = 1) -> dict[str, object]:
     confusion = np.zeros((len(CLASSES), len(CLASSES)), int)
     failures: list[str] = []
     line = doubtful_line()
-    for path, (seconds, reading) in zip(paths, read_all(paths, jobs), strict=True):
-        truth = _truth(path)
+    sides = [str(truth["side"]) for truth in truths]
+    for path, truth, (seconds, reading) in zip(paths, truths, read_all(paths, sides, jobs), strict=True):
         style = str(truth["style"])
         total[style] += 1
         difficulty = str(truth.get("difficulty", "normal"))
