@@ -111,34 +111,11 @@
       if (dock) document.body.style.setProperty("--dock", dock.offsetHeight + "px");
     }
 
-    // The panel after n reveals, from the deal, as table.js would show the server's.
+    // The panel after n reveals, from the deal, swapped in by table.js as it
+    // swaps in the server's (the invitation folded, the new card in view).
     function show(n, message) {
-      var before = shown();
-      var holder = document.createElement("div");
-      holder.innerHTML = deal.panels[n];
-      var fresh = holder.querySelector("#panel");
-      if (!fresh) return;
-      panel().replaceWith(fresh);
-      // As table.js does: once cards are out, the invitation folds and goes to the page's foot.
-      var invite = document.querySelector("details.invite");
-      if (invite && n > 0) {
-        invite.open = false;
-        if (invite.parentElement.lastElementChild !== invite) invite.parentElement.appendChild(invite);
-      }
-      var box = fresh.querySelector(".message");
-      if (box) { box.textContent = message || ""; box.hidden = !message; }
+      root.dispatchEvent(new CustomEvent("referee:panel", { detail: { html: deal.panels[n], message: message } }));
       mark();
-      var turn = fresh.querySelector(".turn");
-      var card = turn && turn.querySelector(".card");
-      var dock = document.getElementById("dock");
-      if (card && n > before) {
-        var top = card.getBoundingClientRect().top;
-        var strip = turn.querySelector(".ruins-strip"); // the ruins above the card come with it
-        var stripTop = strip ? strip.getBoundingClientRect().top : top;
-        if (stripTop < 0 || top + 48 > window.innerHeight - (dock ? dock.offsetHeight : 0)) {
-          turn.scrollIntoView({ block: "start", behavior: "smooth" });
-        }
-      }
     }
 
     // A tap made without the server: shown at once, sent later. A tap and its

@@ -211,6 +211,12 @@
   }
   document.addEventListener("visibilitychange", function () { if (!document.hidden) askStandings(); });
 
+  // offline.js shows the panel of its own deal through this page's own swap,
+  // so that a card dealt offline comes into view as one from the server does.
+  root.addEventListener("referee:panel", function (event) {
+    showPanel(event.detail.html, event.detail.message);
+  });
+
   // offline.js takes a tap over (cancelling this event) when the network is gone or earlier taps wait.
   function offlineTakes(form, failed) {
     var detail = { bubbles: true, cancelable: true, detail: { failed: failed } };

@@ -163,6 +163,25 @@ def test_without_a_service_worker_the_open_page_still_deals_offline(
     assert server_state(server, code)["turn"] == TURNS[1]
 
 
+def test_a_card_dealt_offline_takes_the_set_up_note_away_as_online(browser: Any, server: LiveServer) -> None:
+    """A table set up in the phone's own browser greets its host with a note
+    that it is ready. The first card takes it away, as online (the phone
+    layout's test): dealt from the deal, the panel is swapped in by the
+    page's own swap, not a copy of it that left the note above every card."""
+    host = browser.new_context(**PHONE).new_page()
+    host.goto(f"{server.url}/")
+    host.fill("#players", "Ann\nBen")
+    host.fill("#seed", SEED)
+    with host.expect_response(lambda r: "/deal?" in r.url and r.status == 200):
+        host.tap("button.big[type=submit]")
+    assert "is ready" in host.locator(".flash").inner_text()
+    host.context.set_offline(True)
+    host.tap("button.reveal")
+    assert shown(host, 1) == TURNS[0]
+    assert host.locator(".offline-mark").is_visible()
+    assert host.locator(".flash").count() == 0
+
+
 def test_offline_undo_steps_back_and_a_reveal_and_undo_cancel_out(
     browser: Any, server: LiveServer, table: tuple[str, str]
 ) -> None:
