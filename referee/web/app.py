@@ -17,6 +17,7 @@ from flask import Flask
 from flask_wtf import CSRFProtect
 
 from referee.web import assets, compression, database, i18n, migrations, purge, security
+from referee.web.inputs import setting
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 csrf = CSRFProtect()
@@ -37,12 +38,14 @@ class Config:
     """The session (it holds the CSRF secret) is not sent with other sites' requests."""
 
     def __init__(self, instance_path: str) -> None:
-        self.PROXY = _count(os.environ.get("REFEREE_PROXY", "0"), "REFEREE_PROXY")
+        self.PROXY = setting(os.environ.get("REFEREE_PROXY", "0"), "REFEREE_PROXY", 0, 9)
         """How many reverse proxies stand in front (0: none); their ``X-Forwarded-*``
         headers are trusted (``security.py``). The proxy is taken to serve HTTPS, so the
         session cookie is then ``Secure``."""
         self.SESSION_COOKIE_SECURE = self.PROXY > 0
-        self.PHOTO_WAIT = _seconds(os.environ.get("REFEREE_PHOTO_WAIT", "30"), "REFEREE_PHOTO_WAIT")
+        self.PHOTO_WAIT = setting(
+            os.environ.get("REFEREE_PHOTO_WAIT", "30"), "REFEREE_PHOTO_WAIT", 1, 600, "seconds"
+        )
         """Longest a photo waits for its worker's reading thread before the
         player is asked to send it again (``offload.ReaderBusy``): half of
         the 60 s after which nginx, in front, gives up on an answer, the
@@ -51,20 +54,6 @@ class Config:
         self.DATABASE_URL = os.environ.get("DATABASE_URL") or (
             f"sqlite:///{Path(instance_path) / 'referee.sqlite'}"
         )
-
-
-def _count(raw: str, name: str) -> int:
-    """A setting that is a small whole number, or a clear error at start-up."""
-    if not (raw.isascii() and raw.isdigit()) or int(raw) > 9:
-        raise ValueError(f"{name} must be a whole number from 0 to 9, not {raw!r}.")
-    return int(raw)
-
-
-def _seconds(raw: str, name: str) -> int:
-    """A setting that is a whole number of seconds from 1 to 600, or a clear error at start-up."""
-    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 600:
-        raise ValueError(f"{name} must be a whole number of seconds from 1 to 600, not {raw!r}.")
-    return int(raw)
 
 
 class EmptySecretKey(RuntimeError):

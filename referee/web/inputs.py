@@ -1,4 +1,5 @@
-"""Numbers and JSON bodies read from a request, checked in one place.
+"""Numbers and JSON bodies read from a request, checked in one place (and the
+numbers the server is started with, read alike).
 
 A number comes from a page anyone can change, so it is read here and only
 here: ASCII digits only (``str.isdigit`` also takes ``'²'`` and ``'①'``,
@@ -31,6 +32,18 @@ def whole_number(raw: str | None, high: int) -> int | None:
         return None
     value = int(raw)
     return value if value <= high else None
+
+
+def setting(raw: str, name: str, low: int, high: int, unit: str = "") -> int:
+    """``raw``, the environment's value of the setting ``name``, as a whole
+    number from ``low`` to ``high`` (of ``unit``, which the sentence names),
+    read as a request's number is; or a ValueError saying what it takes,
+    which stops the server at start-up rather than fail in a request."""
+    value = whole_number(raw, high)
+    if value is None or value < low:
+        what = f"a whole number of {unit}" if unit else "a whole number"
+        raise ValueError(f"{name} must be {what} from {low} to {high}, not {raw!r}.")
+    return value
 
 
 NOT_AN_OBJECT = _(

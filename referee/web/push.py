@@ -39,7 +39,7 @@ from referee.table.news import GONE, Follower, News
 from referee.web import database
 from referee.web.dealer import MAX_TAPS, VIEWS, load
 from referee.web.i18n import language
-from referee.web.inputs import whole_number
+from referee.web.inputs import setting, whole_number
 from referee.web.panels import PanelCache, render_panel
 
 bp = Blueprint("push", __name__)
@@ -62,11 +62,7 @@ checks SQLite for reveals (PostgreSQL notifies instead)."""
 def stream_seconds(raw: str) -> float:
     """``REFEREE_STREAM_SECONDS``: how long a stream lasts before the browser
     reconnects, 1 to 3600 seconds, or a clear error at start-up."""
-    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 3600:
-        raise ValueError(
-            f"REFEREE_STREAM_SECONDS must be a whole number of seconds from 1 to 3600, not {raw!r}."
-        )
-    return float(raw)
+    return float(setting(raw, "REFEREE_STREAM_SECONDS", 1, 3600, "seconds"))
 
 
 def init_app(app: Flask) -> None:
