@@ -27,6 +27,9 @@ fewer squares more photos read wrong (``bench/nets_bench.py`` reads them).
 ``--ruins-times K`` fits on each ruins space K times: a pencil drawing
 over a printed ruins picture is read wrong several times as often as on
 bare paper, and ruins spaces are one square in twenty of what is fitted.
+``--checkpoint DIR`` saves each fit there after every epoch, and a fit
+cut off (a machine stopped, a session ended) goes on from its last epoch
+when run again alike, to the very weights it would have ended with.
 
 Confidence: a tenth of the photos is held out, and the softmax temperature
 is chosen on it so that about ``--right-doubtful`` of the squares read right
@@ -49,8 +52,10 @@ The shipped weights' own recipe, with its seeds, is in the README.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import multiprocessing
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -313,6 +318,7 @@ def train(
     start: Weights | None = None,
     channels: tuple[int, ...] = CHANNELS,
     rows: np.ndarray | None = None,
+    checkpoint: Path | None = None,
 ) -> Weights:
     """Adam on the class-weighted cross entropy, with a little noise on the
     features and each batch's pictures moved a pixel or none each way (the
@@ -328,7 +334,12 @@ def train(
     the reader more time).
     ``rows``: the squares to fit on, as indices into ``x``, ``pics`` and
     ``y`` (all of them if None), fitted exactly as their copy would be:
-    a copy of nine tenths of the pictures of 25,900 photos is 8.5 GB more."""
+    a copy of nine tenths of the pictures of 25,900 photos is 8.5 GB more.
+    ``checkpoint``: a file the fit is saved to after each epoch, and goes
+    on from (``Checkpoint``): a fit of the shipped recipe takes about an
+    hour a network, and one cut off by a machine stopped or a session
+    ended then costs at most an epoch, and ends with the very weights it
+    would have ended with uncut."""
     import torch
 
     rows = np.arange(len(y)) if rows is None else np.asarray(rows, np.int64)
@@ -361,8 +372,22 @@ def train(
     steps = max(1, epochs * -(-len(rows) // batch))
     opt = torch.optim.Adam(net.parameters(), lr=lr, weight_decay=1e-5)
     schedule = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=1 / 7)
+    saved = None
+    if checkpoint is not None:
+        fit = {
+            "seed": seed,
+            "epochs": epochs,
+            "batch": batch,
+            "lr": lr,
+            "hidden": hidden,
+            "channels": list(channels),
+            "balance": balance,
+            "squares": _fingerprint(rows, y[rows], None if start is None else start["w1"]),
+        }
+        saved = Checkpoint(checkpoint, fit)
+    done = 0 if saved is None else saved.restore(net, opt, schedule, rng)
     net.train()
-    for _ in range(epochs):
+    for epoch in range(done, epochs):
         order = torch.from_numpy(rows[rng.permutation(len(rows))])
         for s in range(0, len(rows), batch):
             idx = order[s : s + batch]
@@ -375,11 +400,86 @@ def train(
             loss.backward()
             opt.step()
             schedule.step()
+        if saved is not None:
+            saved.save(epoch + 1, net, opt, schedule, rng)
     return {
         "mean": np.asarray(mean, np.float32),
         "std": np.asarray(std, np.float32),
         **_layout(net.state_dict()),
     }
+
+
+def _fingerprint(*arrays: np.ndarray | None) -> str:
+    """A digest of what a fit is fitted on: a checkpoint of a fit on other
+    squares, or from another start, is another fit's."""
+    digest = hashlib.sha256()
+    for a in arrays:
+        digest.update(b"-" if a is None else np.ascontiguousarray(a).tobytes())
+    return digest.hexdigest()
+
+
+class Checkpoint:
+    """A fit's state after its last whole epoch, in ``path``: the network,
+    Adam's moments, the step size schedule and the random generator that
+    orders the squares and moves the pictures. Restored, the fit goes on
+    exactly as if it had never stopped. ``fit`` names the fit (its seed,
+    shape, settings and squares); a checkpoint of another fit is refused
+    with a sentence rather than gone on from, since its weights would be
+    another fit's."""
+
+    def __init__(self, path: Path, fit: dict[str, object]) -> None:
+        self.path, self.fit = path, fit
+
+    def restore(
+        self,
+        net: torch.nn.Module,
+        opt: torch.optim.Optimizer,
+        schedule: torch.optim.lr_scheduler.LRScheduler,
+        rng: np.random.Generator,
+    ) -> int:
+        """The epochs already done (0 without a checkpoint), the state restored."""
+        import torch
+
+        if not self.path.exists():
+            return 0
+        state = torch.load(self.path, weights_only=True)
+        if json.loads(state["fit"]) != self.fit:
+            raise ValueError(
+                f"{self.path} is a checkpoint of another fit (other photos, seed or settings): "
+                "remove it, or give another --checkpoint folder"
+            )
+        net.load_state_dict(state["net"])
+        opt.load_state_dict(state["opt"])
+        schedule.load_state_dict(state["schedule"])
+        rng.bit_generator.state = json.loads(state["rng"])
+        return int(state["epoch"])
+
+    def save(
+        self,
+        epoch: int,
+        net: torch.nn.Module,
+        opt: torch.optim.Optimizer,
+        schedule: torch.optim.lr_scheduler.LRScheduler,
+        rng: np.random.Generator,
+    ) -> None:
+        """Keep the state after ``epoch`` epochs, replacing the last whole
+        file only once the new one is written."""
+        import torch
+
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        part = self.path.with_name(self.path.name + ".part")
+        torch.save(
+            {
+                "fit": json.dumps(self.fit),
+                "epoch": epoch,
+                "net": net.state_dict(),
+                "opt": opt.state_dict(),
+                "schedule": schedule.state_dict(),
+                "rng": json.dumps(rng.bit_generator.state),
+            },
+            part,
+        )
+        os.replace(part, self.path)
 
 
 class Seen(NamedTuple):
@@ -522,6 +622,13 @@ def main() -> None:
         "member k from its member k, instead of starting from random ones",
     )
     ap.add_argument(
+        "--checkpoint",
+        type=Path,
+        default=None,
+        help="a folder where each fit is saved after every epoch, and from which a fit cut off goes on "
+        "where it stopped, to the same weights",
+    )
+    ap.add_argument(
         "--no-refit",
         dest="refit",
         action="store_false",
@@ -558,6 +665,7 @@ def main() -> None:
             return members(dict(np.load(args.member[k])))[0]
         seed = args.seed + k
         start = starts[k % len(starts)] if starts else None
+        chosen = rows_to_fit(rows, sq.x, args.ruins_times)
         return train(
             sq.x,
             sq.pics,
@@ -570,7 +678,8 @@ def main() -> None:
             args.lr,
             start,
             args.channels,
-            rows_to_fit(rows, sq.x, args.ruins_times),
+            chosen,
+            None if args.checkpoint is None else args.checkpoint / f"seed{seed}-{len(chosen)}squares.pt",
         )
 
     nets = []

@@ -11,6 +11,7 @@ Skipped without torch (the train extra), unless ``REFEREE_REQUIRE_TORCH=1``
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -224,3 +225,61 @@ def test_kept_draws_are_joined_as_if_read_together(tmp_path: Path, monkeypatch: 
     for name in tc.Squares._fields:
         assert np.array_equal(getattr(again, name), getattr(at_once, name)), name
         assert getattr(again, name).dtype == getattr(at_once, name).dtype, name
+
+
+class _CutOff(Exception):
+    """The machine stopping in the middle of a fit."""
+
+
+def test_a_fit_cut_off_goes_on_from_its_checkpoint_to_the_same_weights(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--checkpoint``: a fit stopped after an epoch and run again goes on
+    from there, to exactly the weights of the fit never stopped, which are
+    those of a fit without a checkpoint."""
+    tc = _train_cells()
+    x, pics, y = _squares(np.random.default_rng(8), 600)
+    fit = {"hidden": 16, "epochs": 3, "seed": 1, "balance": 0.5, "batch": 64}
+    uncut = tc.train(x, pics, y, **fit)
+    assert_same = _same_weights(uncut)
+    assert_same(tc.train(x, pics, y, **fit, checkpoint=tmp_path / "whole.pt"))
+
+    saved = tc.Checkpoint.save
+    epochs_run = []
+
+    def stop_after_the_first(self: object, epoch: int, *args: object) -> None:
+        saved(self, epoch, *args)
+        epochs_run.append(epoch)
+        if epoch == 1:
+            raise _CutOff
+
+    monkeypatch.setattr(tc.Checkpoint, "save", stop_after_the_first)
+    with pytest.raises(_CutOff):
+        tc.train(x, pics, y, **fit, checkpoint=tmp_path / "cut.pt")
+    assert_same(tc.train(x, pics, y, **fit, checkpoint=tmp_path / "cut.pt"))
+    assert epochs_run == [1, 2, 3]  # the first epoch was not fitted again
+    # a finished fit's checkpoint is its weights: run again, it fits nothing
+    assert_same(tc.train(x, pics, y, **fit, checkpoint=tmp_path / "cut.pt"))
+    assert epochs_run == [1, 2, 3]
+
+
+def test_a_checkpoint_of_another_fit_is_refused(tmp_path: Path) -> None:
+    tc = _train_cells()
+    x, pics, y = _squares(np.random.default_rng(9), 300)
+    kept = tmp_path / "fit.pt"
+    tc.train(x, pics, y, hidden=16, epochs=1, seed=1, balance=0.5, checkpoint=kept)
+    for other in ({"seed": 2}, {"epochs": 2}, {"hidden": 8}):
+        fit = {"hidden": 16, "epochs": 1, "seed": 1, "balance": 0.5, **other}
+        with pytest.raises(ValueError, match="another fit"):
+            tc.train(x, pics, y, **fit, checkpoint=kept)
+    with pytest.raises(ValueError, match="another fit"):  # the same settings on other squares
+        tc.train(x, pics, y, hidden=16, epochs=1, seed=1, balance=0.5, rows=np.arange(200), checkpoint=kept)
+
+
+def _same_weights(want: dict[str, np.ndarray]) -> Callable[[dict[str, np.ndarray]], None]:
+    def check(got: dict[str, np.ndarray]) -> None:
+        assert got.keys() == want.keys()
+        for k in want:
+            assert np.array_equal(got[k], want[k]), k
+
+    return check
