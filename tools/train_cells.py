@@ -241,6 +241,12 @@ def rows_to_fit(chosen: np.ndarray, x: np.ndarray, ruins_times: int = 1) -> np.n
     return np.concatenate([rows, *[ruins] * (ruins_times - 1)])
 
 
+class Refused(ValueError):
+    """A fit asked for that would not be the fit asked for (a start or a
+    checkpoint of another shape or fit), with the sentence why: the
+    command line says it, without a traceback."""
+
+
 CHANNELS = (16, 32, 48)
 """Channels of the three convolutions, unless ``--channels`` asks for others
 (the reader takes each network's from its weights)."""
@@ -287,7 +293,7 @@ def _network(features: int, hidden: int, channels: tuple[int, ...] = CHANNELS) -
         def __init__(self) -> None:
             super().__init__()
             if len(channels) != CONVOLUTIONS:
-                raise ValueError(f"the reader computes {CONVOLUTIONS} convolutions, not {len(channels)}")
+                raise Refused(f"the reader computes {CONVOLUTIONS} convolutions, not {len(channels)}")
             sizes = (3, *channels)
             for i in range(1, CONVOLUTIONS + 1):
                 setattr(self, f"conv{i}", nn.Conv2d(sizes[i - 1], sizes[i], 3, padding=1))
@@ -356,7 +362,7 @@ def train(
         want = {k: tuple(v.shape) for k, v in net.state_dict().items()}
         state = _torch_state(start) if "k1" in start else {}
         if {k: tuple(v.shape) for k, v in state.items()} != want:
-            raise ValueError("the starting network is not of the shape asked for (--hidden, --channels)")
+            raise Refused("the starting network is not of the shape asked for (--hidden, --channels)")
         net.load_state_dict(state)
     # each batch's features are scaled as it is drawn: a scaled copy of them all
     # would be as large again as the features (gigabytes for 20,000 photos)
@@ -444,7 +450,7 @@ class Checkpoint:
             return 0
         state = torch.load(self.path, weights_only=True)
         if json.loads(state["fit"]) != self.fit:
-            raise ValueError(
+            raise Refused(
                 f"{self.path} is a checkpoint of another fit (other photos, seed or settings): "
                 "remove it, or give another --checkpoint folder"
             )
@@ -666,21 +672,24 @@ def main() -> None:
         seed = args.seed + k
         start = starts[k % len(starts)] if starts else None
         chosen = rows_to_fit(rows, sq.x, args.ruins_times)
-        return train(
-            sq.x,
-            sq.pics,
-            sq.y,
-            args.hidden,
-            args.epochs,
-            seed,
-            args.balance,
-            args.batch,
-            args.lr,
-            start,
-            args.channels,
-            chosen,
-            None if args.checkpoint is None else args.checkpoint / f"seed{seed}-{len(chosen)}squares.pt",
-        )
+        try:
+            return train(
+                sq.x,
+                sq.pics,
+                sq.y,
+                args.hidden,
+                args.epochs,
+                seed,
+                args.balance,
+                args.batch,
+                args.lr,
+                start,
+                args.channels,
+                chosen,
+                None if args.checkpoint is None else args.checkpoint / f"seed{seed}-{len(chosen)}squares.pt",
+            )
+        except Refused as e:
+            ap.error(str(e))
 
     nets = []
     fitted_on = ~hold & spread_share(sq.photo, args.share)

@@ -283,3 +283,32 @@ def _same_weights(want: dict[str, np.ndarray]) -> Callable[[dict[str, np.ndarray
             assert np.array_equal(got[k], want[k]), k
 
     return check
+
+
+def test_the_command_says_a_checkpoint_is_another_fits_without_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tc = _train_cells()
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    draw = _draw(tc, np.random.default_rng(10), 40)
+    wide = np.hstack([draw.x, np.zeros((len(draw.y), 30), np.float32)])  # as many columns as the reader's
+    np.savez(kept / "n1.npz", **draw._replace(x=wide)._asdict())
+    command = [
+        "train_cells.py",
+        str(tmp_path / "n1"),
+        "--cache-dir",
+        str(kept),
+        "--no-refit",
+        "--epochs",
+        "1",
+    ]
+    command += ["--checkpoint", str(tmp_path / "fits"), "--out", str(tmp_path / "w.npz")]
+    monkeypatch.setattr("sys.argv", command)
+    tc.main()
+    assert (tmp_path / "w.npz").exists() and len(list((tmp_path / "fits").iterdir())) == 1
+    monkeypatch.setattr("sys.argv", [*command, "--hidden", "16"])
+    with pytest.raises(SystemExit) as stopped:
+        tc.main()
+    assert stopped.value.code == 2
+    assert "is a checkpoint of another fit" in capsys.readouterr().err
