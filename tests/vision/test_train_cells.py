@@ -11,7 +11,6 @@ Skipped without torch (the train extra), unless ``REFEREE_REQUIRE_TORCH=1``
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -241,8 +240,7 @@ def test_a_fit_cut_off_goes_on_from_its_checkpoint_to_the_same_weights(
     x, pics, y = _squares(np.random.default_rng(8), 600)
     fit = {"hidden": 16, "epochs": 3, "seed": 1, "balance": 0.5, "batch": 64}
     uncut = tc.train(x, pics, y, **fit)
-    assert_same = _same_weights(uncut)
-    assert_same(tc.train(x, pics, y, **fit, checkpoint=tmp_path / "whole.pt"))
+    _assert_same_weights(tc.train(x, pics, y, **fit, checkpoint=tmp_path / "whole.pt"), uncut)
 
     saved = tc.Checkpoint.save
     epochs_run = []
@@ -256,10 +254,10 @@ def test_a_fit_cut_off_goes_on_from_its_checkpoint_to_the_same_weights(
     monkeypatch.setattr(tc.Checkpoint, "save", stop_after_the_first)
     with pytest.raises(_CutOff):
         tc.train(x, pics, y, **fit, checkpoint=tmp_path / "cut.pt")
-    assert_same(tc.train(x, pics, y, **fit, checkpoint=tmp_path / "cut.pt"))
+    _assert_same_weights(tc.train(x, pics, y, **fit, checkpoint=tmp_path / "cut.pt"), uncut)
     assert epochs_run == [1, 2, 3]  # the first epoch was not fitted again
     # a finished fit's checkpoint is its weights: run again, it fits nothing
-    assert_same(tc.train(x, pics, y, **fit, checkpoint=tmp_path / "cut.pt"))
+    _assert_same_weights(tc.train(x, pics, y, **fit, checkpoint=tmp_path / "cut.pt"), uncut)
     assert epochs_run == [1, 2, 3]
 
 
@@ -276,13 +274,10 @@ def test_a_checkpoint_of_another_fit_is_refused(tmp_path: Path) -> None:
         tc.train(x, pics, y, hidden=16, epochs=1, seed=1, balance=0.5, rows=np.arange(200), checkpoint=kept)
 
 
-def _same_weights(want: dict[str, np.ndarray]) -> Callable[[dict[str, np.ndarray]], None]:
-    def check(got: dict[str, np.ndarray]) -> None:
-        assert got.keys() == want.keys()
-        for k in want:
-            assert np.array_equal(got[k], want[k]), k
-
-    return check
+def _assert_same_weights(got: dict[str, np.ndarray], want: dict[str, np.ndarray]) -> None:
+    assert got.keys() == want.keys()
+    for k in want:
+        assert np.array_equal(got[k], want[k]), k
 
 
 def test_the_command_says_a_checkpoint_is_another_fits_without_a_traceback(
@@ -292,7 +287,9 @@ def test_the_command_says_a_checkpoint_is_another_fits_without_a_traceback(
     kept = tmp_path / "kept"
     kept.mkdir()
     draw = _draw(tc, np.random.default_rng(10), 40)
-    wide = np.hstack([draw.x, np.zeros((len(draw.y), 30), np.float32)])  # as many columns as the reader's
+    wide = np.hstack(
+        [draw.x, np.zeros((len(draw.y), 30), np.float32)]
+    )  # the ruins column lies 25 from the end
     np.savez(kept / "n1.npz", **draw._replace(x=wide)._asdict())
     command = [
         "train_cells.py",
