@@ -149,7 +149,8 @@ class Candidate(NamedTuple):
     support: float
     """``lattice_support``: the share of the inner lines' segments seen."""
     outvoted: bool = False
-    """Found only among lines that stronger ones outvoted (``Families.set_aside``)."""
+    """Found only among lines that stronger ones outvoted (``Families.set_aside``,
+    ``Families.windowed``)."""
     marked: bool = False
     """Fitted near the corners the player marked on the photo (``marked_grids``)."""
 
@@ -548,6 +549,23 @@ class _Look:
             c._replace(outvoted=True) for c in self._grids(self._scored(self._whole().set_aside()), offered)
         ]
 
+    def windowed(self, offered: list[Quad]) -> list[Candidate]:
+        """Grids, as ``outvoted``, from the families of the lines window by
+        window (``Families.windowed``), of the lattices whose middle lies in
+        the window whose lines gave them; none of them is clear either.
+        The sheet's lattice is where its lines outvote the plaid's. A
+        window's lines stop at its edges, so ``lattice._runs_on`` does not
+        see the plaid's lattices within it run on: each lattice is asked
+        again over the whole picture's lines (``_runs_on``)."""
+        found: list[tuple[float, NDArray[np.float64]]] = []
+        for (top, left, bottom, right), pair in self._whole().windowed():
+            for score, quad in self._scored([pair]):
+                x, y = quad.mean(axis=0)
+                if left <= x < right and top <= y < bottom and not _runs_on(self.strength, quad):
+                    found.append((score, quad))
+        found.sort(key=lambda t: -t[0])
+        return [c._replace(outvoted=True) for c in self._grids(found, offered)]
+
     def _grids(self, found: list[tuple[float, NDArray[np.float64]]], offered: list[Quad]) -> list[Candidate]:
         scored: list[Candidate] = []
         tried: list[Quad] = []
@@ -610,10 +628,13 @@ def find_grids(rgb: NDArray[np.uint8], lines: Lines | None = None) -> Iterator[C
     set aside (a small sheet on a plaid a few degrees off, whose stripes
     hide its short lines from the Hough transform). Looked for only then,
     they cost nothing to a photo read before, and cannot push its grid out
-    of a search's fits or the faint grids offered. Last of all, the same
-    for the lines on the sheet's paper alone, each summed along its length
+    of a search's fits or the faint grids offered. Then the same for the
+    lines on the sheet's paper alone, each summed along its length
     (``paper``: a blurred sheet on a dark wooden table or a cloth, whose
-    grain or weave outshines the grid's lines pixel by pixel)."""
+    grain or weave outshines the grid's lines pixel by pixel). Last of all,
+    the lines found window by window of the picture (``Families.windowed``:
+    a sheet within a degree or two of a plaid's stripes, too near them for
+    its lines to be set aside from theirs)."""
     offered: list[Quad] = []
     faint: list[Candidate] = []
     lines = Lines(rgb) if lines is None else lines
@@ -642,6 +663,9 @@ def find_grids(rgb: NDArray[np.uint8], lines: Lines | None = None) -> Iterator[C
         on_paper: list[Candidate] = []
         yield from _clear_first(_Look(lines, *PAPER_LOOK, paper), KEEP, offered, on_paper)
         yield from _best_faint(on_paper, offered)
+    # last of all: lines window by window, in the banded look (a sheet lying
+    # within a degree or two of a plaid, square with it as the bands ask)
+    yield from _best_faint(next(look for look in looks if look.banded).windowed(offered), offered)
     if not offered:
         raise NoGridError(NO_GRID)
 
@@ -847,6 +871,19 @@ def _crossed_bands(
         seen = sum(_seen(rows, pad + k * C).astype(np.float64) for k in range(SIZE + 1))
         out.append(np.asarray(seen) / (SIZE + 1))
     return out[0], out[1]
+
+
+def _runs_on(strength: NDArray[np.float32], quad: NDArray[np.float64]) -> bool:
+    """Whether the grid ``quad`` (in ``strength``'s pixels, clockwise from
+    any corner) runs on beyond its outline on at least two sides, as
+    ``lattice._runs_on`` asks of a lattice: the band of squares beyond is
+    crossed by its lines at least half as much as its typical row or
+    column. A map's lines stop at its outline; a cloth's run on."""
+    sides = 0
+    for bands in _crossed_bands(strength, _order(quad).astype(np.float32)):
+        half = 0.5 * float(np.median(bands[1 : SIZE + 1]))
+        sides += int(bands[0] >= half) + int(bands[SIZE + 1] >= half)
+    return sides >= 2
 
 
 def _settle(strength: NDArray[np.float32], quad: Quad, shape: tuple[int, ...]) -> tuple[float, Quad]:

@@ -49,6 +49,15 @@ TOWARDS = np.deg2rad(3.0)
 """Largest angle between a line pixel's own direction and the direction to
 a vanishing point for the pixel to lie on a line through that point: the
 structure tensor's angle on a thin line is good to a degree or two."""
+WINDOWS = 3
+"""Windows each way that ``Families.windowed`` looks for lines in, each half
+the picture's width and height, a quarter of it apart: a grid of a third
+of the picture's side or more (a sheet photographed to be read) fills
+most of one of them."""
+
+
+Window = tuple[int, int, int, int]
+"""A window of the picture: its top, left, bottom and right edges, in pixels."""
 
 
 def line_map(gray: NDArray[np.uint8]) -> NDArray[np.float32]:
@@ -280,6 +289,7 @@ class Families:
         self._near: dict[int, NDArray[np.bool_]] = {}
         self._made: dict[tuple[int, int], list[tuple[Family, Family]]] = {}
         self._aside: dict[tuple[int, int], list[tuple[Family, Family]]] = {}
+        self._windowed: list[tuple[Window, tuple[Family, Family]]] | None = None
         self._regions: dict[tuple[int, int], NDArray[np.bool_]] = {}
 
     def near(self, k: int) -> NDArray[np.bool_]:
@@ -382,3 +392,29 @@ class Families:
     def set_aside(self) -> list[tuple[Family, Family]]:
         """The pairs of every two main angles apart enough (``_set_aside``)."""
         return [p for i, j in self._angle_pairs() for p in self._set_aside(i, j)]
+
+    def windowed(self) -> list[tuple[Window, tuple[Family, Family]]]:
+        """For each window of the picture (``WINDOWS`` each way) and each
+        two of the first ``FIRST_LOOK`` main angles apart enough, the pair
+        of the strongest families of the lines within the window alone.
+
+        A sheet lying within a degree or two of a plaid's stripes meets
+        the whole picture's lines at no vanishing point of its own: the
+        plaid's long stripes outvote its short lines, which miss the
+        plaid's points by too little for their pixels to be told from the
+        plaid's and set aside (``TOWARDS``). But the sheet hides the plaid
+        under it: in a window that the sheet fills most of, the strongest
+        lines are the sheet's, and so is their vanishing point."""
+        if self._windowed is None:
+            h, w = self.strength.shape
+            pairs = [(i, j) for i, j in self._angle_pairs() if j < FIRST_LOOK]
+            self._windowed = []
+            for row, col in np.ndindex(WINDOWS, WINDOWS):
+                top, left = row * h // (WINDOWS + 1), col * w // (WINDOWS + 1)
+                edges = (top, left, top + 2 * h // (WINDOWS + 1), left + 2 * w // (WINDOWS + 1))
+                window = np.zeros((h, w), bool)
+                window[edges[0] : edges[2], edges[1] : edges[3]] = True
+                for i, j in pairs:
+                    a, b = (self._families(self.near(k) & window, k)[:1] for k in (i, j))
+                    self._windowed += [(edges, (x, y)) for x in a for y in b]
+        return self._windowed
