@@ -3,10 +3,11 @@
 Photos the first look at the lines gets wrong, drawn here so that what each
 test asks is plain: a sheet on a checked cloth whose long stripes outvote
 its grid, or lie square with it, a small sheet on a plaid a few degrees
-off, a sheet beside pages of text whose lines make the strongest angles, a
-blurred photo whose thin lines have lost most of their darkness, a blurred
-photo taken close, whose lines blur wider than thin, and a blurred sheet
-coloured over half its lines. And, on photos from our generator, one grid
+off, a played sheet on a plaid a degree or two off, a sheet beside pages
+of text whose lines make the strongest angles, a blurred photo whose thin
+lines have lost most of their darkness, a blurred photo taken close,
+whose lines blur wider than thin, and a blurred sheet coloured over half
+its lines. And, on photos from our generator, one grid
 is not offered twice.
 """
 
