@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 from referee.rules.geometry import SIZE
 from referee.rules.i18n import _
 from referee.vision.errors import NoGridError
-from referee.vision.lattice import lattices, parallel_lattices
+from referee.vision.lattice import crossed_beyond, lattices, parallel_lattices
 from referee.vision.lines import Families, Family, line_map
 from referee.vision.paper import PaperFamilies, outline
 
@@ -876,14 +876,10 @@ def _crossed_bands(
 def _runs_on(strength: NDArray[np.float32], quad: NDArray[np.float64]) -> bool:
     """Whether the grid ``quad`` (in ``strength``'s pixels, clockwise from
     any corner) runs on beyond its outline on at least two sides, as
-    ``lattice._runs_on`` asks of a lattice: the band of squares beyond is
-    crossed by its lines at least half as much as its typical row or
-    column. A map's lines stop at its outline; a cloth's run on."""
-    sides = 0
-    for bands in _crossed_bands(strength, _order(quad).astype(np.float32)):
-        half = 0.5 * float(np.median(bands[1 : SIZE + 1]))
-        sides += int(bands[0] >= half) + int(bands[SIZE + 1] >= half)
-    return sides >= 2
+    ``lattice._runs_on`` asks of a lattice (``lattice.crossed_beyond``),
+    over the bands of squares around it. A map's lines stop at its
+    outline; a cloth's run on."""
+    return crossed_beyond(b.tolist() for b in _crossed_bands(strength, _order(quad).astype(np.float32)))
 
 
 def _settle(strength: NDArray[np.float32], quad: Quad, shape: tuple[int, ...]) -> tuple[float, Quad]:

@@ -27,7 +27,7 @@ squared paper's run on. Each lattice offered costs a fit and four readings.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -303,19 +303,35 @@ def _runs_on(cols: Comb, rows: Comb, by_cols: Crossings, by_rows: Crossings) -> 
     one side may happen to be crossed; a patch of cloth in a corner of the
     picture runs on towards the other two. ``by_cols`` measures the columns'
     strips (crossed by the level lines), ``by_rows`` the rows'."""
+    return crossed_beyond(
+        crossings(strips, bands)[0]
+        for strips, bands, crossings in ((cols, rows, by_cols), (rows, cols, by_rows))
+    )
+
+
+def crossed_beyond(both_ways: Iterable[Sequence[float]]) -> bool:
+    """Whether, of the strips a square beyond a grid's outline on its four
+    sides, two or more are crossed by its lines at least half as much as
+    its typical row or column; ``both_ways``: for each direction's strips,
+    from the one before the grid to the one after it, how much each is
+    crossed (``_strip_fits``, or ``grid``'s bands of a fitted grid)."""
     crossed = 0
-    for strips, bands, crossings in ((cols, rows, by_cols), (rows, cols, by_rows)):
-        fit, half = crossings(strips, bands)
+    for fit in both_ways:
+        half = _half_a_row(fit)
         crossed += int(fit[0] >= half) + int(fit[SIZE + 1] >= half)
     return crossed >= 2
 
 
+def _half_a_row(fit: Sequence[float]) -> float:
+    """Half the median of ``fit`` inside the grid (a typical row's)."""
+    return 0.5 * float(np.median(fit[1 : SIZE + 1]))
+
+
 def _crossings(strips: Comb, bands: Comb, cut: _Cut) -> tuple[list[float], float]:
     """``_strip_fits`` of ``strips``, from the ink ``cut`` to them
-    (``_in_strips``), and half the median of those inside the grid (a
-    typical row's)."""
+    (``_in_strips``), and half a typical row's (``_half_a_row``)."""
     fit = _fits_in(cut, bands).tolist()
-    return fit, 0.5 * float(np.median(fit[1 : SIZE + 1]))
+    return fit, _half_a_row(fit)
 
 
 def _measured_once(cross: tuple[NDArray[np.float64], ...]) -> Crossings:
