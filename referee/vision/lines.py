@@ -414,7 +414,9 @@ class Families:
                 edges = (top, left, top + 2 * h // (WINDOWS + 1), left + 2 * w // (WINDOWS + 1))
                 window = np.zeros((h, w), bool)
                 window[edges[0] : edges[2], edges[1] : edges[3]] = True
-                for i, j in pairs:
-                    a, b = (self._families(self.near(k) & window, k)[:1] for k in (i, j))
-                    self._windowed += [(edges, (x, y)) for x in a for y in b]
+                # each main angle's strongest family here once, whichever pairs it is in
+                mine = {
+                    k: self._families(self.near(k) & window, k)[:1] for k in {k for p in pairs for k in p}
+                }
+                self._windowed += [(edges, (x, y)) for i, j in pairs for x in mine[i] for y in mine[j]]
         return self._windowed
