@@ -43,11 +43,11 @@ def test_the_networks_wrong_squares_are_counted_on_the_drawn_squares(tmp_path: P
     bench = load_script("bench/nets_bench.py")
     sq = bench.gather([tmp_path], 1)
     shipped = bench.wrong_squares(sq, bench.SHIPPED)
-    networks = len(bench.members(dict(np.load(bench.SHIPPED))))
+    stored = dict(np.load(bench.SHIPPED))
+    networks = len(bench.members(stored))
     assert networks > 1  # an ensemble: each network, then their mean
     assert list(shipped) == [f"network {k + 1}" for k in range(networks)] + ["mean"]
     assert shipped["mean"][0] <= 2  # the samples read all but a few squares right
-    stored = dict(np.load(bench.SHIPPED))
     bare = {k: v for k, v in stored.items() if k.startswith("m0.") or k == "temperature"}
     bare["m0.w2"] = np.zeros_like(bare["m0.w2"])
     bare_code = np.arange(len(CLASSES)) == CLASSES.index(terrain.EMPTY)
