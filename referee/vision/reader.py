@@ -7,7 +7,9 @@ the coins), ``rectify`` (straighten, square by square) and ``cells`` (what is
 in each square). The reader then checks itself: the side's printed
 mountains (and wastelands) must be the squares likeliest to hold them, or
 the grid, its way up or the side is wrong. It tries the grid candidates and
-their ways up, likeliest first, until one passes that check. A reading
+their ways up, likeliest first, until one passes that check, each read by
+one network (``cells.glance``); all the networks read only the reading
+kept (``cells.read_fully``). A reading
 that passes only barely is compared with every other way up, and the way
 that sees the most printed spaces is kept (side B's pass a quarter turn by
 chance); then with the grid half a square away each way (a graphite
@@ -39,7 +41,7 @@ from referee.rules.geometry import SIZE
 from referee.rules.heroes import most_hero_spaces
 from referee.rules.i18n import _
 from referee.vision.agree import agree
-from referee.vision.cells import CLASSES, Squares, classify, even_light
+from referee.vision.cells import CLASSES, Glance, even_light, glance, read_fully
 from referee.vision.covered import line_contrast
 from referee.vision.doubt import chance_right, clues, doubtful_line
 from referee.vision.errors import (
@@ -283,7 +285,7 @@ def corners_from_text(text: str) -> list[tuple[float, float]]:
 
 
 def _sureness(way: _Way) -> float:
-    """How surely the networks read a placement's squares, on average: a
+    """How surely the scout network reads a placement's squares, on average: a
     grid placed off its squares cuts strokes in two and reads less surely."""
     return float(way[2].probs.max(axis=1).mean())
 
@@ -338,17 +340,19 @@ def _upright(probs: NDArray[np.float32], side: MapSide) -> float:
 
 def _read_way(
     rgb: NDArray[np.uint8], quad: NDArray[np.float32], k: int, side: MapSide
-) -> tuple[NDArray[np.float32], Rectified, Squares]:
+) -> tuple[NDArray[np.float32], Rectified, Glance]:
     """The corners taken with ``quad[k]`` as the top-left, the grid
-    straightened that way up, and what the network reads in each square."""
+    straightened that way up, and what the scout network reads in each
+    square (``glance``; every network reads only the reading kept)."""
     upright = np.roll(quad, -k, axis=0)
     rect = rectify(rgb, upright)
-    return upright, rect, classify(even_light(rect.canvas), side)
+    return upright, rect, glance(even_light(rect.canvas), side)
 
 
-_Way = tuple[float, Rectified, Squares, NDArray[np.float32], Track | None]
-"""A reading one way up: printed spaces seen, the straightened grid, what is
-in each square, the corners that way up, and the coin track found below."""
+_Way = tuple[float, Rectified, Glance, NDArray[np.float32], Track | None]
+"""A reading one way up: printed spaces seen, the straightened grid, what
+the scout network reads in each square, the corners that way up, and the
+coin track found below."""
 
 
 def _surest_way(
@@ -594,13 +598,13 @@ def read_with_clues(
         ways = _ways_up(gray, quad)
         read: dict[int, _Way] = {}  # this grid's readings so far, by way up
         for k, track in ways:
-            upright, rect, squares = _read_way(photo.rgb, quad, k, map_side)
-            probs = squares.probs
+            upright, rect, glanced = _read_way(photo.rgb, quad, k, map_side)
+            probs = glanced.probs
             tried.append((probs, candidate.clear))
             if candidate.clear and len(canvases) < KIN_READINGS:
                 canvases.append(rect.canvas)
             seen = _seen(probs, rect, map_side, candidate.clear)
-            read[k] = (seen, rect, squares, upright, track)
+            read[k] = (seen, rect, glanced, upright, track)
             if best is None or seen > best[0]:
                 best = read[k]
             if seen >= PRINTED_SEEN:
@@ -616,7 +620,7 @@ def read_with_clues(
     if passed:
         best = max(passed, key=_sureness)
     assert best is not None
-    seen, rect_obj, squares, upright, track = best
+    seen, rect_obj, scouted, upright, track = best
     if seen < PRINTED_SEEN:
         other = _looks_like(tried, map_side) or _kin_side(canvases, map_side)
         if other is not None:
@@ -652,6 +656,7 @@ def read_with_clues(
     if corners is None:
         _refuse_a_second_sheet(photo.rgb, gray, upright, map_side, lines, photo.scale)
     free = _free_spaces(map_side)
+    squares = read_fully(scouted)  # the reading kept, by every network
     agreed = agree(squares, free)
     grid, conf = _decide(agreed, squares.probs, map_side, drawable, heroes, monsters)
     shown = np.array(conf, np.float64).ravel()

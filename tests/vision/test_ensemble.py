@@ -8,19 +8,28 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from referee.rules.data import map_sides
+from referee.rules.geometry import SIZE
 from referee.vision.cells import (
+    CLASSES,
     CONVOLUTIONS,
     INNER,
     PICTURE_GAIN,
+    SCOUT,
     _weights,
     convolve,
     ensemble,
+    features,
     first_convolutions,
     forward,
+    glance,
     hidden,
     members,
+    pictures,
     pooled,
+    read_fully,
 )
+from referee.vision.rectify import S, canvas_side
 
 
 def _net(rng: np.random.Generator, inputs: int = 5, hidden: int = 4, out: int = 3) -> dict[str, np.ndarray]:
@@ -114,7 +123,7 @@ def test_the_convolutions_compute_what_they_say() -> None:
 
 
 def test_the_networks_first_convolutions_made_at_once_are_each_networks_own() -> None:
-    """``classify`` makes every network's first convolution in one product;
+    """``read_fully`` makes its networks' first convolutions in one product;
     each must be what that network's own ``convolve`` makes, ``pooled``, and
     the last hidden layer built on it the same as built from the pictures."""
     rng = np.random.default_rng(5)
@@ -128,3 +137,24 @@ def test_the_networks_first_convolutions_made_at_once_are_each_networks_own() ->
         assert first.shape == own.shape
         assert np.allclose(first, own, atol=1e-5)
         assert np.allclose(hidden(x, net, pics, first), hidden(x, net, pics), atol=1e-4)
+
+
+def test_the_scout_reads_alone_and_every_network_reads_the_reading_kept() -> None:
+    """The reader checks its grids with one network (``glance``) and has
+    every network read only the reading it keeps (``read_fully``), which
+    keeps the scout's work: the whole reading must be the mean of all the
+    networks, the scout's own probabilities that network's alone, and the
+    networks in the order the weights file holds them."""
+    rng = np.random.default_rng(6)
+    nets, temperature = _weights()
+    side = map_sides()["B"]
+    light = rng.uniform(0.3, 1.0, (canvas_side(S),) * 2 + (3,)).astype(np.float32)
+    x, pics = features(light, side), pictures(light, side)
+    seen = glance(light, side)
+    scout = nets[min(SCOUT, len(nets) - 1)]
+    assert np.allclose(seen.probs, forward(x, scout, temperature, pics), atol=1e-5)
+    full = read_fully(seen)
+    assert np.allclose(full.probs, ensemble(x, nets, temperature, pics), atol=1e-5)
+    assert full.each.shape == (len(nets), SIZE * SIZE, len(CLASSES))
+    for net, each in zip(nets, full.each, strict=True):
+        assert np.allclose(each, forward(x, net, temperature, pics), atol=1e-5)
