@@ -19,11 +19,20 @@ photo's time after over its own time before (which, unlike two medians
 taken one after the other, a machine's moods hardly move), and the
 slowest photos. ``--json FILE`` keeps every photo's two records.
 
+``--marks ERROR`` reads each photo instead as a player's marked corners
+have it read (``read_sheet(..., corners=...)``, the editor's "Mark the
+grid yourself"): the true corners each moved by up to ERROR squares
+either way, the same marks for both readers (drawn from the photo's
+name) and kept on the photo, as the editor keeps a tap. A marked grid is
+read along its own path: the reader fits a grid near the marks and keeps
+the surest of the fits that pass, which a photo read plainly never asks.
+
 Usage (the reader before in a git worktree; each folder holds ``NAME.jpg``
 photos beside ``NAME.json`` truths, whose ``side`` the reader is given)::
 
     git worktree add /tmp/before REV
     python bench/paired_readings.py /tmp/before . sample_sheets /tmp/holdout
+    python bench/paired_readings.py /tmp/before . sample_sheets /tmp/holdout --marks 0.3
     git worktree remove /tmp/before
 """
 
@@ -57,13 +66,18 @@ READING_PARTS = {"grid", "confidence", "coins", "corners"}
 SHOWN = 4
 """Squares named in a difference before the rest are only counted."""
 
+SIZE = 11
+"""Squares along a side of the grid (``referee.rules.geometry.SIZE``; this
+file does not import the package, whose two checkouts are compared)."""
+
 
 # The worker: one checkout's reader, a photo a line on stdin, a JSON line out.
 
 
-def worker(stdin: IO[str], stdout: IO[str]) -> None:
-    """Read each photo path on ``stdin`` with the ``referee`` on ``PYTHONPATH``;
-    first say which one that is, then answer each path with its ``Record``."""
+def worker(stdin: IO[str], stdout: IO[str], marks: float | None = None) -> None:
+    """Read each photo path on ``stdin`` with the ``referee`` on ``PYTHONPATH``
+    (with the player's marks up to ``marks`` squares off, if given); first
+    say which one that is, then answer each path with its ``Record``."""
     for var in THREADS:
         os.environ.setdefault(var, "1")
     import cv2
@@ -74,21 +88,42 @@ def worker(stdin: IO[str], stdout: IO[str]) -> None:
     print(json.dumps({"referee": referee.__file__}), file=stdout, flush=True)
     for line in stdin:
         if line.strip():
-            print(json.dumps(read_photo(Path(line.strip()))), file=stdout, flush=True)
+            print(json.dumps(read_photo(Path(line.strip()), marks)), file=stdout, flush=True)
 
 
-def read_photo(path: Path) -> Record:
-    """The reading of one photo, with the side its truth names, and its CPU seconds."""
+def player_marks(
+    truth: dict[str, Any], name: str, error: float, size: tuple[int, int]
+) -> list[tuple[float, float]]:
+    """The four corners a player marks: the true ones (``corners_px``, photo
+    pixels as displayed) each moved by up to ``error`` squares along each
+    axis, drawn from ``name`` alone so that both readers get the same
+    marks, and kept on a photo of ``size`` (width, height)."""
+    import numpy as np
+
+    corners = np.array(truth.get("corners_px", truth.get("corners")), float)
+    square = float(np.linalg.norm(corners[0] - corners[1])) / SIZE
+    seed = int.from_bytes(hashlib.sha1(name.encode()).digest()[:8], "big")
+    moved = corners + np.random.default_rng(seed).uniform(-error, error, corners.shape) * square
+    return [(float(x), float(y)) for x, y in np.clip(moved, 0, size)]
+
+
+def read_photo(path: Path, marks: float | None = None) -> Record:
+    """The reading of one photo, with the side its truth names (and, with
+    ``marks``, the corners a player marks, ``player_marks``), and its CPU
+    seconds."""
     import numpy as np
 
     from referee.vision.errors import VisionError
+    from referee.vision.load import load_photo
     from referee.vision.reader import read_sheet
 
-    side = str(json.loads(path.with_suffix(".json").read_text())["side"])
+    truth = json.loads(path.with_suffix(".json").read_text())
+    side = str(truth["side"])
     data = path.read_bytes()
+    corners = None if marks is None else player_marks(truth, path.name, marks, load_photo(data).size)
     t0 = time.process_time()
     try:
-        reading = read_sheet(data, side)
+        reading = read_sheet(data, side, corners=corners)
     except VisionError as e:
         seconds = time.process_time() - t0
         return {"refusal": f"{type(e).__name__}: {e}", "seconds": seconds}
@@ -232,11 +267,12 @@ def summary(photos: Sequence[Photo], n_slowest: int = 6) -> list[str]:
 class Reader:
     """A worker process (this file, ``--worker``) reading photos with one checkout's reader."""
 
-    def __init__(self, checkout: Path) -> None:
+    def __init__(self, checkout: Path, marks: float | None = None) -> None:
         self.checkout = checkout.resolve()
         env = {**os.environ, "PYTHONPATH": str(self.checkout), **dict.fromkeys(THREADS, "1")}
+        marked = [] if marks is None else ["--marks", repr(marks)]
         self.process = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "--worker"],
+            [sys.executable, str(Path(__file__).resolve()), "--worker", *marked],
             env=env,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -294,12 +330,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("after", type=Path, help="the checkout with the reader after it")
     ap.add_argument("folders", type=Path, nargs="+", help="folders of NAME.jpg photos beside NAME.json")
     ap.add_argument("--json", type=Path, metavar="FILE", help="keep every photo's two records here")
+    ap.add_argument(
+        "--marks",
+        type=float,
+        metavar="ERROR",
+        help="read each photo with the corners a player marks, up to ERROR squares off the true ones",
+    )
     args = ap.parse_args(argv)
-    readers = [Reader(args.before), Reader(args.after)]
+    if args.marks is not None and not 0 <= args.marks < 1:
+        ap.error("--marks: a player's marks are from 0 to under 1 square off the true corners")
+    readers = [Reader(args.before, args.marks), Reader(args.after, args.marks)]
     photos: list[Photo] = []
     try:
         for who, reader in zip(WHO, readers, strict=True):
             print(f"{who}: {reader.referee}", flush=True)
+        if args.marks is not None:
+            print(f"each photo read with the corners marked up to {args.marks:g} squares off", flush=True)
         for photo in compare(readers, args.folders):
             photos.append(photo)
             if photo.differs:
@@ -318,7 +364,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--worker"]:
-        worker(sys.stdin, sys.stdout)
+    if sys.argv[1:2] == ["--worker"]:
+        worker(sys.stdin, sys.stdout, float(sys.argv[3]) if sys.argv[2:3] == ["--marks"] else None)
     else:
         raise SystemExit(main())

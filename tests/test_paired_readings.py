@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import math
 import shutil
 from pathlib import Path
 from typing import Any
@@ -188,6 +189,48 @@ def test_a_reading_changed_is_named_and_fails_the_run(
     assert "2 photos compared, 1 differ" in out
     named = [line for line in out.splitlines() if line.startswith(f"{two_photos}/")]
     assert len(named) == 1 and named[0].startswith(f"{two_photos / '001.jpg'}: coins ")
+
+
+def test_a_players_marks_lie_near_the_true_corners_the_same_for_both_readers() -> None:
+    """``--marks``: each true corner moved up to the error in squares along
+    each axis, drawn from the photo's name alone, and kept on the photo."""
+    truth = json.loads((ROOT / "sample_sheets" / "000.json").read_text())
+    true = truth["corners_px"]
+    square = math.dist(true[0], true[1]) / 11
+    marks = pr.player_marks(truth, "000.jpg", 0.3, (2000, 2000))
+    assert marks == pr.player_marks(truth, "000.jpg", 0.3, (2000, 2000))
+    assert marks != pr.player_marks(truth, "001.jpg", 0.3, (2000, 2000))
+    moved = [
+        abs(m - c) / square
+        for mark, corner in zip(marks, true, strict=True)
+        for m, c in zip(mark, corner, strict=True)
+    ]
+    assert max(moved) <= 0.3 and max(moved) > 0.05
+    assert pr.player_marks(truth, "000.jpg", 0.0, (2000, 2000)) == [tuple(c) for c in true]
+    kept_on = pr.player_marks(truth, "000.jpg", 0.3, (600, 400))  # a photo smaller than the sheet's corners
+    assert all(0 <= x <= 600 and 0 <= y <= 400 for x, y in kept_on)
+
+
+def test_marks_a_square_or_more_off_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        pr.main([str(ROOT), str(ROOT), str(ROOT / "sample_sheets"), "--marks", "1.5"])
+    assert "from 0 to under 1 square" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_one_checkout_read_twice_with_marks_reads_the_same_near_the_truth(
+    two_photos: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kept = tmp_path / "kept.json"
+    assert pr.main([str(ROOT), str(ROOT), str(two_photos), "--marks", "0.3", "--json", str(kept)]) == 0
+    out = capsys.readouterr().out
+    assert "each photo read with the corners marked up to 0.3 squares off" in out
+    assert "2 photos compared, 0 differ" in out
+    for photo in json.loads(kept.read_text())["photos"]:
+        true = json.loads(Path(photo["path"]).with_suffix(".json").read_text())["corners_px"]
+        square = math.dist(true[0], true[1]) / 11
+        read = photo["after"]["reading"]["corners"]  # fitted to the lines, not the marks
+        assert max(min(math.dist(r, c) for c in true) for r in read) < 0.2 * square
 
 
 def test_a_checkout_without_the_package_is_refused(tmp_path: Path) -> None:
