@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from referee.rules.geometry import SIZE
-from referee.vision import cells, rectify
+from referee.vision import cells, lines, rectify
 from referee.vision.rectify import MARGIN, S
 
 
@@ -278,3 +278,21 @@ def test_shading_on_every_ruins_space_keeps_its_colour() -> None:
     for i in ruins:
         off_print = out[i, 12:22, 12:22].mean(axis=(0, 1))
         assert np.allclose(off_print, squares[i, 12:22, 12:22].mean(axis=(0, 1)), atol=0.03)
+
+
+@pytest.mark.parametrize("q", [99.5, 99.0, 90.0])
+def test_a_high_percentile_is_numpys_to_the_bit(q: float) -> None:
+    """``lines.high_percentile`` looks only among the largest values, and
+    must give ``np.percentile``'s very number: on pictures of mostly zeros,
+    of many ties, of few distinct values, and of smooth noise."""
+    rng = np.random.default_rng(7)
+    pictures = [
+        np.sqrt(rng.random((300, 400), dtype=np.float32) * rng.random((300, 400), dtype=np.float32)),
+        (rng.integers(0, 5, (250, 333)) / 4).astype(np.float32),
+        np.where(rng.random((400, 300)) < 0.97, 0, rng.exponential(size=(400, 300)) ** 3).astype(np.float32),
+        np.zeros((200, 200), np.float32),
+        rng.random(999).astype(np.float32),  # too few to sample: numpy's own way
+    ]
+    pictures[3][5, 7] = 0.25  # one value above a sea of zeros
+    for picture in pictures:
+        assert lines.high_percentile(picture, q) == float(np.percentile(picture, q))
