@@ -59,17 +59,17 @@ def _terms(x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.float64
 
 
 def _surface(coef: NDArray[np.float64], t: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``_terms(x, y) @ coef`` on the square grid ``x = t[col]``, ``y = t[row]``,
-    summed as outer products: the same numbers without a 10-deep array per
-    pixel, each term made and added in place."""
-    p = [np.ones_like(t), t, t * t, t * t * t]
-    out = np.zeros((len(t), len(t)))
-    term = np.empty_like(out)
+    """``_terms(x, y) @ coef`` on the square grid ``x = t[col]``, ``y = t[row]``:
+    the powers of ``t`` down the rows, times the coefficients, times the
+    powers of ``t`` across the columns, two small products. Term by term,
+    the same surface took thirty passes over the canvas, some 30 times as
+    long; the sums differ only in the last of double precision's digits
+    (some 1e-14 of a pixel)."""
+    powers = np.stack([np.ones_like(t), t, t * t, t * t * t], axis=1)  # one row per canvas row
+    table = np.zeros((4, 4))
     for c, (a, b) in zip(coef, _POWERS, strict=True):
-        np.multiply(p[b][:, None], p[a][None, :], out=term)
-        term *= c
-        out += term
-    return out
+        table[b, a] = c  # y to the b, x to the a
+    return np.asarray(powers @ (table @ powers.T), np.float64)
 
 
 def _fit(
