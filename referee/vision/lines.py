@@ -265,8 +265,9 @@ def high_percentile(values: NDArray[np.float32], q: float) -> float:
     The linear percentile lies between the sorted values at the two places
     either side of ``(n - 1) * q / 100``, weighed by the fraction between
     them, so those two values and that fraction fix it. The two are found
-    among the values at or above one a sample of the pixels puts under
-    them (checked: when too few lie above it, all are searched), and the
+    among the values at or above a bound read off every
+    ``PERCENTILE_SAMPLE``-th value, where about twice as many lie as the
+    two need (checked: when too few do, all are searched), and the
     fraction is applied by ``np.quantile`` itself, to those two alone."""
     flat = values.ravel()
     n = flat.size
