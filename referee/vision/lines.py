@@ -257,8 +257,8 @@ def distinct(hough: NDArray[np.float64], most: int) -> list[int]:
 
 
 def high_percentile(values: NDArray[np.float32], q: float) -> float:
-    """``np.percentile(values, q)`` to the bit, for a ``q`` near 100, found
-    among the largest values alone: ``_crossed`` asks it of a whole picture
+    """``np.percentile(values, q)`` to the bit, for ``values`` without NaN
+    and a ``q`` near 100, found among the largest values alone: ``_crossed`` asks it of a whole picture
     several times a photo, and ordering every pixel to find the highest
     half percent took as long as both of its blurs.
 
