@@ -273,7 +273,7 @@ def high_percentile(values: NDArray[np.float32], q: float) -> float:
     n = flat.size
     place = (n - 1) * (q / 100)  # np.percentile's own arithmetic, in double precision
     lo = int(np.floor(place))
-    if n < 1000 or lo >= n - 1:
+    if n < 1000 or lo >= n - 1:  # too few values to be worth sampling, or the largest alone
         return float(np.percentile(values, q))
     need = n - lo  # the values from the lower place up
     sample = flat[::PERCENTILE_SAMPLE]

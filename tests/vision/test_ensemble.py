@@ -166,7 +166,7 @@ def test_the_scout_reads_alone_and_every_network_reads_the_reading_kept() -> Non
         assert np.allclose(each, forward(x, net, temperature, pics), atol=1e-5)
 
 
-def test_dead_weights_are_left_out_and_change_no_number() -> None:
+def test_only_the_weights_under_the_dead_line_are_set_to_zero() -> None:
     """``flushed`` sets only the weights under ``DEAD_WEIGHT`` to zero."""
     w = np.array([0.5, -3e-4, 2e-21, -7e-39, 0.0, 1e-19], np.float32)
     assert flushed(w).tolist() == pytest.approx([0.5, -3e-4, 0.0, 0.0, 0.0, 1e-19], rel=1e-6, abs=0)

@@ -97,10 +97,10 @@ def test_the_correction_surface_is_the_sum_of_its_terms() -> None:
     """``rectify._surface`` sums the cubic's terms in two small products,
     not term by term: the same surface to the last digits of a double."""
     rng = np.random.default_rng(3)
+    t = np.clip(np.arange(60) / 60.0, 0.1, 0.9)
+    yy, xx = np.meshgrid(t, t, indexing="ij")
     for _ in range(20):
         coef = rng.normal(scale=3.0, size=10)
-        t = np.clip(np.arange(60) / 60.0, 0.1, 0.9)
-        yy, xx = np.meshgrid(t, t, indexing="ij")
         assert np.allclose(rectify._surface(coef, t), rectify._terms(xx, yy) @ coef, rtol=0, atol=1e-12)
 
 
