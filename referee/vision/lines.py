@@ -256,11 +256,16 @@ def distinct(hough: NDArray[np.float64], most: int) -> list[int]:
     return kept
 
 
+PERCENTILE_SAMPLE = 16
+"""Every how many pixels ``high_percentile`` samples for its bound."""
+
+
 def high_percentile(values: NDArray[np.float32], q: float) -> float:
     """``np.percentile(values, q)`` to the bit, for ``values`` without NaN
-    and a ``q`` near 100, found among the largest values alone: ``_crossed`` asks it of a whole picture
-    several times a photo, and ordering every pixel to find the highest
-    half percent took as long as both of its blurs.
+    and a ``q`` near 100, found among the largest values alone: ``_crossed``
+    asks it of a whole picture several times a photo, and ordering every
+    pixel to find the highest half percent took as long as both of its
+    blurs.
 
     The linear percentile lies between the sorted values at the two places
     either side of ``(n - 1) * q / 100``, weighed by the fraction between
@@ -285,10 +290,6 @@ def high_percentile(values: NDArray[np.float32], q: float) -> float:
     at = len(top) - need
     two = np.partition(top, [at, at + 1])[at : at + 2]
     return float(np.quantile(two, place - lo))
-
-
-PERCENTILE_SAMPLE = 16
-"""Every how many pixels ``high_percentile`` samples for its bound."""
 
 
 def _crossed(da: NDArray[np.float32], db: NDArray[np.float32], window: int) -> NDArray[np.bool_]:
