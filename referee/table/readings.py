@@ -444,3 +444,67 @@ def unread_coins(
         sheet.season == 0,
         heroes.DRAGON_COINS if closed and not (sheet.effects or {}).get("dragon_paid") else 0,
     )
+
+
+def limits_said(table: Table, s: int, limited: Iterable[tuple[int, int, str]]) -> list[Text]:
+    """Why the reading shows something else at each square whose code the
+    game's limits chose (``SheetReading.limited``: row, column, and the code
+    the reader saw there), a sentence per code seen.
+
+    The reader keeps to what the table's cards allow: no hero space in a
+    game without hero cards, no destroyed space where nothing destroys, no
+    more hero spaces than hero cards revealed ("when a hero card is
+    revealed, each player draws a 1x1 square anywhere on their map"), no
+    more monster spaces than the ambushes and explore cards revealed by
+    season ``s``'s end can draw. A square past those shows its second
+    guess, outlined. The sentence says which rule chose it: a player whose
+    drawn monster shows as a village learns why, and that the cards
+    revealed on the dealer decide it (a dealer behind the table's play
+    allows too few)."""
+    seen: dict[str, list[Cell]] = {}
+    for r, c, code in limited:
+        seen.setdefault(code, []).append((r, c))
+    said = []
+    for code, spaces in seen.items():
+        said.append(
+            ngettext(
+                "The photo read %(num)d square as “%(terrain)s” (%(places)s), but %(reason)s: "
+                "it shows the reader's second guess, outlined.",
+                "The photo read %(num)d squares as “%(terrain)s” (%(places)s), but %(reason)s: "
+                "they show the reader's second guesses, outlined.",
+                len(spaces),
+                terrain=terrain.LABELS[code],
+                places=where_all(spaces),
+                reason=_limit(table, s, code),
+            )
+        )
+    return said
+
+
+def _limit(table: Table, s: int, code: str) -> Text:
+    """The rule of the table's game that keeps squares read as ``code`` off
+    the map at season ``s``'s end (``limits_said``)."""
+    if code == terrain.HERO and not table.heroes:
+        return _("this game has no hero cards")
+    if code == terrain.DESTROYED and not table.destroys:
+        return _("nothing in this game destroys a space")
+    if code == terrain.HERO:
+        most = table.heroes_revealed(s)
+        if most == 0:
+            return _("no hero card has been revealed yet")
+        return ngettext(
+            "the hero cards revealed so far allow at most %(num)d hero space",
+            "the hero cards revealed so far allow at most %(num)d hero spaces",
+            most,
+        )
+    if code == terrain.MONSTER:
+        bound = table.monsters_at_most(s)
+        if bound == 0:
+            return _("no card revealed so far draws a monster")
+        if bound is not None:
+            return ngettext(
+                "the cards revealed so far allow at most %(num)d monster space",
+                "the cards revealed so far allow at most %(num)d monster spaces",
+                bound,
+            )
+    return _("this game's cards do not draw it")

@@ -137,6 +137,11 @@ class SheetReading:
     """The grid's outer corners in photo pixels (as displayed), TL, TR, BR, BL."""
     canvas: NDArray[np.uint8]
     """The straightened grid and its surroundings, RGB, for showing beside the editor."""
+    limited: tuple[tuple[int, int, str], ...] = ()
+    """The squares (row, column) whose code the game's limits chose, not the
+    networks, each with the code the networks read there: a monster past
+    the cards' bound, or a hero in a game without hero cards. The player
+    is told why such a square shows something else (``read_sheet``)."""
 
     def doubtful(self, threshold: float | None = None) -> list[tuple[int, int]]:
         """The squares (row, col) the player should look at: those under
@@ -493,6 +498,8 @@ def read_sheet(
     whose code the game's limits chose, not the networks, is never made
     surer than the networks are of it: the weighing was fitted on readings
     no game limited, and such a code is a guess, shown to the player as one.
+    The reading lists those squares, with what the networks read there
+    (``SheetReading.limited``), so that the player can be told why.
 
     ``corners``: the grid's four outer corners, in photo pixels as
     displayed and in any order, that the player marked where the reader
@@ -661,12 +668,14 @@ def read_with_clues(
     grid, conf = _decide(agreed, squares.probs, map_side, drawable, heroes, monsters)
     shown = np.array(conf, np.float64).ravel()
     rows = clues(squares, agreed, grid, shown, free, line_contrast(rect_obj.canvas))
-    limited, unlimited = "".join(grid), "".join(_decide(agreed, squares.probs, map_side)[0])
-    overruled = np.array([limited[i] != unlimited[i] for i in free], bool)
+    bounded, unbounded = "".join(grid), "".join(_decide(agreed, squares.probs, map_side)[0])
+    overruled = np.array([bounded[i] != unbounded[i] for i in free], bool)
+    limited = tuple((i // SIZE, i % SIZE, unbounded[i]) for i in free if bounded[i] != unbounded[i])
     coins = None
     if track is not None and track.score >= TRACK_SEEN:  # found below these corners, this way up
         coins = read_coins(photo.rgb, _to_photo(upright), 0, track)
     corners = tuple(
         (round(float(x) * photo.scale, 1), round(float(y) * photo.scale, 1)) for x, y in rect_obj.corners
     )
-    return SheetReading(map_side.letter, grid, conf, coins, corners, rect_obj.canvas), rows, overruled
+    reading = SheetReading(map_side.letter, grid, conf, coins, corners, rect_obj.canvas, limited)
+    return reading, rows, overruled

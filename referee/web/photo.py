@@ -236,7 +236,9 @@ def reading_config(
     one per mountain surrounded since the mountains ``known`` were, and the
     Dragon's once the map closes it in), the
     note saying what that count holds and what the player adds to it
-    (``coinsStart``, ``coinsSaid``).
+    (``coinsStart``, ``coinsSaid``). A square whose code the game's limits
+    chose (``SheetReading.limited``) is outlined, and the note says which
+    limit (``limitsSaid``, ``readings.limits_said``).
 
     Once the player has saved this season's sheet (its revision is past the
     one it was opened at), that map is their word: every square the photo
@@ -262,6 +264,9 @@ def reading_config(
     unnamed = set(heroes.unnamed)
     monsters = readings.read_monsters(t, sheet, codes, earlier)
     untagged = set(monsters.untagged)
+    # a hero of an earlier season kept where a limit took it: the map shows what was read
+    bounded = [(r, c, code) for r, c, code in reading.limited if codes[r * SIZE + c] != code]
+    limited = {r * SIZE + c for r, c, _code in bounded}
     track = t.side.coin_track
     coins = min(reading.coins, track) if reading.coins is not None else None
     full = coins is None and filled_before >= track
@@ -291,7 +296,8 @@ def reading_config(
         "unnamed": sorted(unnamed),
         "monsters": monsters.groups,
         "untagged": sorted(untagged),
-        "check": sorted(doubtful | changed | held | unnamed | untagged),
+        "limitsSaid": [str(said) for said in readings.limits_said(t, sheet.season, bounded)],
+        "check": sorted(doubtful | changed | held | unnamed | untagged | limited),
         "retake": reading.worth_retaking(),
         "confidence": [v for row in reading.confidence for v in row],
     }

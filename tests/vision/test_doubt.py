@@ -241,3 +241,18 @@ def test_a_code_the_game_chose_is_never_made_surer_than_the_networks_read_it() -
     mine, theirs = np.ravel(weighed.confidence), np.ravel(plain.confidence)
     assert all(mine[i] <= theirs[i] < doubtful_line() for i in chosen)
     assert weighed.grid == plain.grid
+
+
+def test_the_reading_lists_each_square_the_game_chose_with_what_was_seen_there() -> None:
+    """Sample 006 read with no monster allowed, and with no limit: the reading
+    lists each square whose code differs, with the code read without limits,
+    so that the player can be told which limit chose it."""
+    sample = Path(__file__).parents[2] / "sample_sheets" / "006.jpg"
+    side = json.loads(sample.with_suffix(".json").read_text())["side"]
+    data = sample.read_bytes()
+    bound, unbound = read_sheet(data, side, monsters=0), read_sheet(data, side)
+    assert unbound.limited == ()
+    seen = "".join(unbound.grid)
+    differ = [(i // 11, i % 11, seen[i]) for i, code in enumerate("".join(bound.grid)) if code != seen[i]]
+    assert differ and {code for _r, _c, code in differ} == {"M"}
+    assert bound.limited == tuple(differ)

@@ -19,6 +19,7 @@ from flask.testing import FlaskClient
 from PIL import Image
 
 from referee.rules.data import map_sides
+from referee.rules.geometry import where_all
 from referee.rules.sheet import MapSheet
 from referee.vision.reader import read_sheet
 from referee.web import photo
@@ -232,6 +233,22 @@ def test_a_base_reading_has_only_what_the_game_can_draw(app: Flask, client: Flas
     assert [i for i, (a, b) in enumerate(zip(everything, shown, strict=True)) if a != b] == [
         i for i, code in enumerate(everything) if code in "HX"
     ]
+    # The note says why each square the limits chose shows something else, by
+    # what the networks saw there with no limit at all: no card revealed yet
+    # draws a monster either, so a square that looked most like one is said as one.
+    unbound = "".join(read_sheet(data, truth["side"]).grid)
+    seen = {code: sum(a == code != b for a, b in zip(unbound, shown, strict=True)) for code in "HXM"}
+    assert seen["H"] and seen["X"]
+    said = page_config(response.text)["reading"]["limitsSaid"]
+    reasons = {
+        "H": "“hero” (%s), but this game has no hero cards",
+        "X": "“destroyed” (%s), but nothing in this game destroys a space",
+        "M": "“monster” (%s), but no card revealed so far draws a monster",
+    }
+    squares = {1: "square", 2: "squares"}
+    assert sorted(re.sub(r"\(row [^)]*\)", "(%s)", s).split(":")[0] for s in said) == sorted(
+        f"The photo read {n} {squares[min(n, 2)]} as {reasons[code]}" for code, n in seen.items() if n
+    )
 
 
 @pytest.mark.parametrize(("seed", "revealed"), [("sheet-test-1", 0), ("heroes-count-22", 1)])
@@ -261,6 +278,13 @@ def test_a_map_holds_no_more_heroes_than_the_deal_revealed(
     assert shown["map"].count("H") == len(kept) == revealed
     assert all(i in shown["check"] for i in dropped)
     assert [i for i, (a, b) in enumerate(zip(everything, shown["map"], strict=True)) if a != b] == dropped
+    reason = (
+        "but the hero cards revealed so far allow at most 1 hero space"
+        if revealed
+        else "but no hero card has been revealed yet"
+    )
+    places = where_all(divmod(i, 11) for i in dropped)
+    assert f"as “hero” ({places}), {reason}" in " ".join(shown["limitsSaid"])
     # The one hero card out is the one hero space's: named, its pattern as printed.
     cards = [r.name for turn in spring for r in turn.reveals if r.kind == "hero"]
     named = [[card, [i // 11, i % 11], i in shown["doubtful"]] for card, i in zip(cards, kept, strict=True)]
@@ -283,14 +307,21 @@ def test_a_map_holds_no_more_monsters_than_the_ambushes_revealed(app: Flask, cli
     assert len(monsters) > 6
     claim(client, t, 1)
     editor(client, t, 1, "spring")
-    shown = page_config(post_photo(client, t, 1, "spring", data).text)["reading"]
+    page = post_photo(client, t, 1, "spring", data).text
+    shown = page_config(page)["reading"]
     assert "M" not in shown["map"]
     assert all(i in shown["check"] for i in monsters)
+    # the note says why: no card revealed yet draws a monster
+    assert f"The photo read {len(monsters)} squares as" in page
+    assert "but no card revealed so far draws a monster: they show the reader" in page
     t.set_taps(2)
-    shown = page_config(post_photo(client, t, 1, "spring", data).text)["reading"]
+    page = post_photo(client, t, 1, "spring", data).text
+    shown = page_config(page)["reading"]
     kept = [i for i in monsters if shown["map"][i] == "M"]
     assert shown["map"].count("M") == len(kept) == 6
     assert all(i in shown["check"] for i in monsters if i not in kept)
+    assert f"The photo read {len(monsters) - 6} squares as" in page
+    assert "but the cards revealed so far allow at most 6 monster spaces" in page
     # Rift Lands (monster is one of its terrains) and the Gnoll Raid out: which
     # drew which is the player's to say, and in a base game, where a tag
     # changes no score, the page does not ask.
@@ -335,6 +366,7 @@ def test_reading_config_counts_what_to_check() -> None:
         coins=20,
         doubtful=lambda: [(9, 9), (10, 0)],
         worth_retaking=lambda: False,
+        limited=(),
     )
     sheet = SimpleNamespace(
         map_text="\n".join("".join(r) for r in saved),
@@ -668,6 +700,7 @@ def test_reading_config_sets_aside_coins_below_the_season_before() -> None:
         coins=5,
         doubtful=lambda: [],
         worth_retaking=lambda: False,
+        limited=(),
     )
     sheet = SimpleNamespace(map_text=blank, heroes=[], revision=1, season=0, monsters=[], coins=0)
     table = _fake_table()
@@ -696,6 +729,7 @@ def test_a_reading_after_a_save_this_season_outlines_every_square_it_changes() -
         coins=None,
         doubtful=lambda: [],
         worth_retaking=lambda: False,
+        limited=(),
     )
     for revision, changed, kept in ((1, [], None), (2, [2 * 11 + 9], 6)):
         sheet = SimpleNamespace(map_text=blank, heroes=[], revision=revision, season=0, monsters=[], coins=6)
@@ -728,6 +762,7 @@ def test_a_hero_named_by_the_one_card_out_is_as_sure_as_its_square(app: Flask, d
         coins=0,
         doubtful=lambda: [(7, 8)] if doubted else [],
         worth_retaking=lambda: False,
+        limited=(),
     )
     sheet = SimpleNamespace(
         map_text=MapSheet.blank("A").text(), heroes=[], revision=1, season=0, monsters=[], coins=0
