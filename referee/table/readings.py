@@ -466,6 +466,20 @@ def limits_said(table: Table, s: int, limited: Iterable[tuple[int, int, str]]) -
         seen.setdefault(code, []).append((r, c))
     said = []
     for code, spaces in seen.items():
+        reason = _limit(table, s, code)
+        if len(spaces) > PLACES_SAID:  # outlined on the map: a long list of places only hides the reason
+            said.append(
+                ngettext(
+                    "The photo read %(num)d square as “%(terrain)s”, but %(reason)s: "
+                    "it shows the reader's second guess, outlined.",
+                    "The photo read %(num)d squares as “%(terrain)s”, but %(reason)s: "
+                    "they show the reader's second guesses, outlined.",
+                    len(spaces),
+                    terrain=terrain.LABELS[code],
+                    reason=reason,
+                )
+            )
+            continue
         said.append(
             ngettext(
                 "The photo read %(num)d square as “%(terrain)s” (%(places)s), but %(reason)s: "
@@ -475,10 +489,15 @@ def limits_said(table: Table, s: int, limited: Iterable[tuple[int, int, str]]) -
                 len(spaces),
                 terrain=terrain.LABELS[code],
                 places=where_all(spaces),
-                reason=_limit(table, s, code),
+                reason=reason,
             )
         )
     return said
+
+
+PLACES_SAID = 3
+"""Most squares of one code whose places ``limits_said`` names; beyond, the
+outlines on the map say where, and the sentence says only why."""
 
 
 def _limit(table: Table, s: int, code: str) -> Text:

@@ -46,6 +46,11 @@ def test_monsters_are_bound_by_the_cards_revealed_so_far(session: Session) -> No
     ]
     t = reveal_to(session, t, 2)
     assert "allow at most 6 monster spaces:" in _said(t, monster)[0]
+    # more than three squares: the outlines on the map say where, the sentence only why
+    assert _said(t, [(r, 0, "M") for r in range(7)]) == [
+        "The photo read 7 squares as “monster”, but the cards revealed so far allow at most 6 monster "
+        "spaces: they show the reader's second guesses, outlined."
+    ]
 
 
 def test_hero_spaces_are_bound_by_the_hero_cards_revealed(session: Session) -> None:
