@@ -102,10 +102,16 @@ def photo_sent(server: str, browser: Any, tmp_path: Path, t: TableAt) -> Any:
     return page
 
 
-def touch_phone(browser: Any, width: int = 390, height: int = 844) -> Any:
-    """A page on a touch phone of ``width`` x ``height``, its script errors
-    kept in ``page.errors`` for the test to find none."""
-    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=True, has_touch=True)
+def touch_phone(browser: Any, width: int = 390, height: int = 844, locale: str | None = None) -> Any:
+    """A page on a touch phone of ``width`` x ``height`` (asking for the
+    ``locale``'s language, when given), its script errors kept in
+    ``page.errors`` for the test to find none."""
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        is_mobile=True,
+        has_touch=True,
+        **({"locale": locale} if locale else {}),
+    )
     page = context.new_page()
     page.set_default_timeout(10_000)
     errors: list[str] = []
