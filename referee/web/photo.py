@@ -237,8 +237,9 @@ def reading_config(
     Dragon's once the map closes it in), the
     note saying what that count holds and what the player adds to it
     (``coinsStart``, ``coinsSaid``). A square whose code the game's limits
-    chose (``SheetReading.limited``) is outlined, and the note says which
-    limit (``limitsSaid``, ``readings.limits_said``).
+    chose (``SheetReading.limited``: ``limited``, row, column and the code
+    read there) is outlined, and the note says which limit
+    (``limitsSaid``, ``readings.limits_said``).
 
     Once the player has saved this season's sheet (its revision is past the
     one it was opened at), that map is their word: every square the photo
@@ -296,6 +297,7 @@ def reading_config(
         "unnamed": sorted(unnamed),
         "monsters": monsters.groups,
         "untagged": sorted(untagged),
+        "limited": [[r, c, code] for r, c, code in bounded],
         "limitsSaid": [str(said) for said in readings.limits_said(t, sheet.season, bounded)],
         "check": sorted(doubtful | changed | held | unnamed | untagged | limited),
         "retake": reading.worth_retaking(),
@@ -460,6 +462,8 @@ def read(code: str, number: int, season: str) -> ResponseReturnValue:
             coins=reading.coins,
             corners=[list(c) for c in reading.corners],
             check=[divmod(i, SIZE) for i in config["check"]],
+            limited=config["limited"],
+            limitsSaid=config["limitsSaid"],
             retake=config["retake"],
             photo=_photo_url(reading),
         )

@@ -212,6 +212,10 @@ def test_json_clients_get_the_reading(app: Flask, client: FlaskClient) -> None:
     assert body["grid"] == list(reading.grid)
     assert body["coins"] == reading.coins
     assert body["revision"] == stored_sheets(app, t)[0][4]
+    # the squares the game's limits chose, with what was read there, and why, outlined
+    assert body["limited"] == [list(square) for square in reading.limited] != []
+    assert all([r, c] in body["check"] for r, c, _code in reading.limited)
+    assert len(body["limitsSaid"]) == len({code for _r, _c, code in reading.limited})
     assert body["photo"].startswith("data:image/jpeg;base64,")
 
 
