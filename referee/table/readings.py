@@ -466,7 +466,7 @@ def limits_said(table: Table, s: int, limited: Iterable[tuple[int, int, str]]) -
         seen.setdefault(code, []).append((r, c))
     said = []
     for code, spaces in seen.items():
-        reason = _limit(table, s, code)
+        words = {"terrain": terrain.LABELS[code], "reason": _limit(table, s, code)}
         if len(spaces) > PLACES_SAID:  # outlined on the map: a long list of places only hides the reason
             said.append(
                 ngettext(
@@ -475,23 +475,21 @@ def limits_said(table: Table, s: int, limited: Iterable[tuple[int, int, str]]) -
                     "The photo read %(num)d squares as “%(terrain)s”, but %(reason)s: "
                     "they show the reader's second guesses, outlined.",
                     len(spaces),
-                    terrain=terrain.LABELS[code],
-                    reason=reason,
+                    **words,
                 )
             )
-            continue
-        said.append(
-            ngettext(
-                "The photo read %(num)d square as “%(terrain)s” (%(places)s), but %(reason)s: "
-                "it shows the reader's second guess, outlined.",
-                "The photo read %(num)d squares as “%(terrain)s” (%(places)s), but %(reason)s: "
-                "they show the reader's second guesses, outlined.",
-                len(spaces),
-                terrain=terrain.LABELS[code],
-                places=where_all(spaces),
-                reason=reason,
+        else:
+            said.append(
+                ngettext(
+                    "The photo read %(num)d square as “%(terrain)s” (%(places)s), but %(reason)s: "
+                    "it shows the reader's second guess, outlined.",
+                    "The photo read %(num)d squares as “%(terrain)s” (%(places)s), but %(reason)s: "
+                    "they show the reader's second guesses, outlined.",
+                    len(spaces),
+                    places=where_all(spaces),
+                    **words,
+                )
             )
-        )
     return said
 
 

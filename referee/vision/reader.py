@@ -139,9 +139,10 @@ class SheetReading:
     """The straightened grid and its surroundings, RGB, for showing beside the editor."""
     limited: tuple[tuple[int, int, str], ...] = ()
     """The squares (row, column) whose code the game's limits chose, not the
-    networks, each with the code the networks read there: a monster past
-    the cards' bound, or a hero in a game without hero cards. The player
-    is told why such a square shows something else (``read_sheet``)."""
+    networks, each with the code the networks read there: a monster or a
+    hero past what the cards revealed allow, a hero or a destroyed space in
+    a game that has none. The player is told why such a square shows
+    something else (``read_sheet``)."""
 
     def doubtful(self, threshold: float | None = None) -> list[tuple[int, int]]:
         """The squares (row, col) the player should look at: those under
