@@ -86,15 +86,18 @@ class TableAt:
 
 
 #: Edicts easy to count by hand: spring scores A and B, summer B and C, fall C and D, winter D and A.
-def photo_sent(server: str, browser: Any, tmp_path: Path, t: TableAt) -> Any:
-    """Seat 1's phone on table ``t``, its season over, with a photo sent for
-    its sheet: the test has replaced ``photo.read_sheet``, so the photo is
-    any picture."""
+def photo_sent(
+    server: str, browser: Any, tmp_path: Path, t: TableAt, page: Any = None, claim: str = "This is me"
+) -> Any:
+    """Seat 1's phone on table ``t`` (``page``, by default a new
+    ``touch_phone``), its season over, with a photo sent for its sheet
+    after a tap on ``claim``, the seat's button in the page's language: the
+    test has replaced ``photo.read_sheet``, so the photo is any picture."""
     shot = tmp_path / "sheet.jpg"
     Image.new("RGB", (64, 64), "white").save(shot)
-    page = touch_phone(browser)
+    page = page or touch_phone(browser)
     page.goto(f"{server}/t/{t.code}/sheets")
-    page.locator(".seat").nth(0).locator("text=This is me").tap()
+    page.locator(".seat").nth(0).locator(f"text={claim}").tap()
     page.wait_for_selector("#photo-form")
     page.wait_for_load_state("load")
     with page.expect_navigation():

@@ -15,11 +15,10 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from PIL import Image
 
 from referee.web import photo
 from tests.table.test_sheet_flow import BLANK_A, drawn
-from tests.web_sheets.conftest import make_table, sure_reading, touch_phone
+from tests.web_sheets.conftest import make_table, photo_sent, sure_reading, touch_phone
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -68,15 +67,7 @@ def test_the_note_says_which_limit_chose_a_square(
     t = make_table(app, ["Ann", "Ben"], side="A")
     assert [r.name for r in t.deal.seasons[0].turns[0].reveals] == ["Rift Lands"]
     t.set_taps(1)
-    shot = tmp_path / "sheet.jpg"
-    Image.new("RGB", (64, 64), "white").save(shot)
-    page = touch_phone(browser, width, height, locale)
-    page.goto(f"{server}/t/{t.code}/sheets")
-    page.locator(".seat").nth(0).locator(f"text={claim}").tap()
-    page.wait_for_selector("#photo-form")
-    page.wait_for_load_state("load")
-    with page.expect_navigation():
-        page.set_input_files("#photo-input", str(shot))
+    page = photo_sent(server, browser, tmp_path, t, touch_phone(browser, width, height, locale), claim)
     note = page.locator("#photo-note .limit-said")
     note.wait_for()
     SHOTS.mkdir(exist_ok=True)
