@@ -670,8 +670,9 @@ def read_with_clues(
     shown = np.array(conf, np.float64).ravel()
     rows = clues(squares, agreed, grid, shown, free, line_contrast(rect_obj.canvas))
     bounded, unbounded = "".join(grid), "".join(_decide(agreed, squares.probs, map_side)[0])
-    overruled = np.array([bounded[i] != unbounded[i] for i in free], bool)
-    limited = tuple((i // SIZE, i % SIZE, unbounded[i]) for i in free if bounded[i] != unbounded[i])
+    chosen = [i for i in free if bounded[i] != unbounded[i]]  # by the game's limits, not the networks
+    overruled = np.isin(free, chosen)
+    limited = tuple((i // SIZE, i % SIZE, unbounded[i]) for i in chosen)
     coins = None
     if track is not None and track.score >= TRACK_SEEN:  # found below these corners, this way up
         coins = read_coins(photo.rgb, _to_photo(upright), 0, track)
