@@ -30,6 +30,10 @@ bare paper, and ruins spaces are one square in twenty of what is fitted.
 ``--checkpoint DIR`` saves each fit there after every epoch, and a fit
 cut off (a machine stopped, a session ended) goes on from its last epoch
 when run again alike, to the very weights it would have ended with.
+The networks it writes have no ruins output layers (``cells.RUINS_HEAD``),
+even from ``--start`` weights that had them: those are fitted on the
+networks' last hidden layer, so ``tools/fit_ruins_heads.py`` fits them
+again after, and ``tools/train_doubt.py`` the weighing after that.
 
 Confidence: a tenth of the photos is held out, and the softmax temperature
 is chosen on it so that about ``--right-doubtful`` of the squares read right
@@ -77,13 +81,13 @@ from referee.vision.cells import (  # noqa: E402
     CONVOLUTIONS,
     INNER,
     PICTURE_GAIN,
-    RUINS_CONTEXT,
     UNSURE,
     even_light,
     features,
     hidden,
     mean_of,
     members,
+    on_ruins,
     pictures,
 )
 from referee.vision.errors import VisionError  # noqa: E402
@@ -221,15 +225,6 @@ def spread_share(photo: np.ndarray, share: float) -> np.ndarray:
     rank = np.arange(len(numbers))
     kept = numbers[np.floor((rank + 1) * share) > np.floor(rank * share)]
     return np.isin(photo, kept)
-
-
-RUINS_COLUMN = -1 - RUINS_CONTEXT
-"""The column of ``cells.features`` that is 1 on a ruins space, 0 elsewhere."""
-
-
-def on_ruins(x: np.ndarray) -> np.ndarray:
-    """Which rows of features ``x`` are ruins spaces."""
-    return x[:, RUINS_COLUMN] > 0.5
 
 
 def rows_to_fit(chosen: np.ndarray, x: np.ndarray, ruins_times: int = 1) -> np.ndarray:
@@ -511,7 +506,9 @@ class Seen(NamedTuple):
         return cls(nets, layers, sq)
 
     def probs(self, temperature: float) -> np.ndarray:
-        return mean_of(self.layers, self.nets, temperature)
+        """The networks' mean probabilities, each ruins space read by their
+        ruins output layers if they have them, as the reader reads it."""
+        return mean_of(self.layers, self.nets, temperature, on_ruins(self.squares.x))
 
 
 def read(seen: Seen, temperature: float = 1.0) -> tuple[np.ndarray, np.ndarray]:

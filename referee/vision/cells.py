@@ -307,6 +307,13 @@ RUIN_POOL = 8
 
 RUINS_CONTEXT = 6 + 2 * (INNER // RUIN_POOL) ** 2
 """Features ``_ruins_context`` gives each space."""
+RUINS_COLUMN = -1 - RUINS_CONTEXT
+"""The column of ``features`` that is 1 on a ruins space, 0 elsewhere."""
+
+
+def on_ruins(x: NDArray[np.float32]) -> NDArray[np.bool_]:
+    """Which rows of feature rows ``x`` (``features``) are ruins spaces."""
+    return np.asarray(x[:, RUINS_COLUMN] > 0.5)
 
 
 def _ruins_context(squares: NDArray[np.float32], side: MapSide) -> NDArray[np.float32]:
@@ -469,7 +476,7 @@ def _weights() -> tuple[tuple[Net, ...], float]:
         weights = {name: data[name].astype(np.float32) for name in data.files}
     # the weights that multiply (``k1``, ``w1``, ...), not the biases or the scaling
     weights = {
-        name: flushed(v) if re.fullmatch(r"[kw]\d+", name.rsplit(".", 1)[-1]) else v
+        name: flushed(v) if re.fullmatch(r"r?[kw]\d+", name.rsplit(".", 1)[-1]) else v
         for name, v in weights.items()
     }
     return tuple(members(weights)), float(weights.get("temperature", np.float32(1.0)))
@@ -477,6 +484,18 @@ def _weights() -> tuple[tuple[Net, ...], float]:
 
 def _layers(w: Net) -> int:
     return sum(1 for name in w if name.startswith("w"))
+
+
+RUINS_HEAD = "rw"
+"""The name, before its layer's number, of a network's second output layer
+(``rw2`` and its bias ``rb2``), which reads the ruins spaces alone from the
+same last hidden layer (``tools/fit_ruins_heads.py``). A pencil drawing on
+a ruins space lies over a printed picture divided out of it, and is left
+fainter than on bare paper, so what the hidden layer shows there means
+something else than elsewhere; ruins spaces are one square in twenty of
+what the networks were fitted on, and their one output layer is fitted to
+the other nineteen. Left out of ``glance``: the scout only checks the
+printed mountains, which no ruins space holds."""
 
 
 def convolve(z: NDArray[np.float32], kernel: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -569,10 +588,18 @@ def hidden(
     return z.astype(np.float32)
 
 
-def _softmax(z: NDArray[np.float32], w: Net, temperature: float) -> NDArray[np.float32]:
-    """The output layer on hidden activations ``z``, logits divided by ``temperature``."""
+def _softmax(
+    z: NDArray[np.float32], w: Net, temperature: float, ruins: NDArray[np.bool_] | None = None
+) -> NDArray[np.float32]:
+    """The output layer on hidden activations ``z``, logits divided by
+    ``temperature``; on the rows ``ruins`` marks, the network's ruins
+    output layer if it has one (``RUINS_HEAD``)."""
     last = _layers(w)
-    logits = (z @ w[f"w{last}"] + w[f"b{last}"]) / temperature
+    logits = z @ w[f"w{last}"] + w[f"b{last}"]
+    head = f"{RUINS_HEAD}{last}"
+    if ruins is not None and head in w and ruins.any():
+        logits[ruins] = z[ruins] @ w[head] + w[f"rb{last}"]
+    logits /= temperature
     logits -= logits.max(axis=1, keepdims=True)
     e: NDArray[np.float32] = np.exp(logits)
     total: NDArray[np.float32] = e.sum(axis=1, keepdims=True)
@@ -585,7 +612,7 @@ def forward(
     """Class probabilities for feature rows ``x`` from one network: its
     convolutions over ``pics``, if it has any, beside ``x``, then ReLU layers
     ``w1``, ``w2``, ... then a softmax, its logits divided by ``temperature``."""
-    return _softmax(hidden(x, w, pics), w, temperature)
+    return _softmax(hidden(x, w, pics), w, temperature, on_ruins(x) if _has_ruins_head(w) else None)
 
 
 def ensemble(
@@ -596,21 +623,33 @@ def ensemble(
     plain, so their mean is right more often than any one of them and, above
     all, less sure where it is wrong: the doubtful squares shown to the
     player catch more of the mistakes, for no more false alarms."""
-    return mean_of([hidden(x, w, pics) for w in nets], nets, temperature)
+    ruins = on_ruins(x) if any(_has_ruins_head(w) for w in nets) else None
+    return mean_of([hidden(x, w, pics) for w in nets], nets, temperature, ruins)
 
 
 def mean_of(
-    layers: Sequence[NDArray[np.float32]], nets: Sequence[Net], temperature: float
+    layers: Sequence[NDArray[np.float32]],
+    nets: Sequence[Net],
+    temperature: float,
+    ruins: NDArray[np.bool_] | None = None,
 ) -> NDArray[np.float32]:
-    """The networks' mean probabilities from their last hidden layers ``layers``."""
-    return np.asarray(_each(layers, nets, temperature).mean(axis=0), np.float32)
+    """The networks' mean probabilities from their last hidden layers
+    ``layers``, the rows ``ruins`` marks read by the ruins output layers."""
+    return np.asarray(_each(layers, nets, temperature, ruins).mean(axis=0), np.float32)
 
 
 def _each(
-    layers: Sequence[NDArray[np.float32]], nets: Sequence[Net], temperature: float
+    layers: Sequence[NDArray[np.float32]],
+    nets: Sequence[Net],
+    temperature: float,
+    ruins: NDArray[np.bool_] | None = None,
 ) -> NDArray[np.float32]:
     """Each network's probabilities from its last hidden layer, stacked."""
-    return np.stack([_softmax(z, w, temperature) for z, w in zip(layers, nets, strict=True)])
+    return np.stack([_softmax(z, w, temperature, ruins) for z, w in zip(layers, nets, strict=True)])
+
+
+def _has_ruins_head(w: Net) -> bool:
+    return f"{RUINS_HEAD}{_layers(w)}" in w
 
 
 @dataclass(frozen=True)
@@ -682,5 +721,5 @@ def read_fully(seen: Glance) -> Squares:
     layers = [hidden(seen.x, w, pics, first) for w, first in zip(rest, firsts, strict=True)]
     layers.insert(scout, seen.layer)
     looks = np.concatenate([z / (np.linalg.norm(z, axis=1, keepdims=True) + 1e-6) for z in layers], axis=1)
-    each = _each(layers, nets, temperature)
+    each = _each(layers, nets, temperature, on_ruins(seen.x))
     return Squares(each.mean(axis=0).astype(np.float32), looks.astype(np.float32), each)

@@ -17,7 +17,7 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-from referee.vision.cells import CLASSES, INNER, forward
+from referee.vision.cells import CLASSES, INNER, RUINS_COLUMN, forward
 from tests.scripts import load_script
 
 if os.environ.get("REFEREE_REQUIRE_TORCH") == "1":
@@ -166,24 +166,25 @@ def test_fitting_on_some_rows_is_fitting_on_their_copy() -> None:
 
 @pytest.mark.parametrize("letter", ["A", "B"])
 def test_the_ruins_column_marks_the_sides_ruins_spaces_alone(letter: str) -> None:
-    """``--ruins-times`` finds a square's ruins space in its features: the
-    column it reads must be the one ``cells.features`` sets on them."""
+    """``--ruins-times`` and the ruins output layers find a square's ruins
+    space in its features: the column they read must be the one
+    ``cells.features`` sets on them."""
     from referee.rules.data import map_sides
-    from referee.vision.cells import MARGIN, SIZE, S, features
+    from referee.vision.cells import MARGIN, SIZE, S, features, on_ruins
 
-    tc = _train_cells()
     side = map_sides()[letter]
     n = round((SIZE + 2 * MARGIN) * S)
     x = features(np.ones((n, n, 3), np.float32), side)
-    marked = set(np.flatnonzero(x[:, tc.RUINS_COLUMN] == 1.0).tolist())
+    marked = set(np.flatnonzero(x[:, RUINS_COLUMN] == 1.0).tolist())
     assert marked == {r * SIZE + c for r, c in side.ruins}
-    assert set(np.unique(x[:, tc.RUINS_COLUMN]).tolist()) == {0.0, 1.0}
+    assert set(np.unique(x[:, RUINS_COLUMN]).tolist()) == {0.0, 1.0}
+    assert set(np.flatnonzero(on_ruins(x)).tolist()) == marked
 
 
 def test_each_ruins_space_chosen_is_fitted_on_as_often_as_asked() -> None:
     tc = _train_cells()
-    x = np.zeros((20, 1 - tc.RUINS_COLUMN), np.float32)
-    x[[3, 4, 15], tc.RUINS_COLUMN] = 1.0
+    x = np.zeros((20, 1 - RUINS_COLUMN), np.float32)
+    x[[3, 4, 15], RUINS_COLUMN] = 1.0
     chosen = np.arange(20) != 4  # the ruins space 4 is not chosen
     assert np.array_equal(tc.rows_to_fit(chosen, x), np.flatnonzero(chosen))
     rows = tc.rows_to_fit(chosen, x, ruins_times=3)
