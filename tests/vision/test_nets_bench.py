@@ -49,9 +49,10 @@ def test_the_networks_wrong_squares_are_counted_on_the_drawn_squares(tmp_path: P
     assert list(shipped) == [f"network {k + 1}" for k in range(networks)] + ["mean"]
     assert shipped["mean"][0] <= 2  # the samples read all but a few squares right
     bare = {k: v for k, v in stored.items() if k.startswith("m0.") or k == "temperature"}
-    bare["m0.w2"] = np.zeros_like(bare["m0.w2"])
     bare_code = np.arange(len(CLASSES)) == CLASSES.index(terrain.EMPTY)
-    bare["m0.b2"] = np.where(bare_code, 9.0, 0.0).astype(np.float32)
+    for layer in ("", "r"):  # its output layer, and its ruins spaces' (cells.RUINS_HEAD)
+        bare[f"m0.{layer}w2"] = np.zeros_like(bare["m0.w2"])
+        bare[f"m0.{layer}b2"] = np.where(bare_code, 9.0, 0.0).astype(np.float32)
     np.savez(tmp_path / "bare.npz", **bare)
     drawn = _drawn(tmp_path)
     assert bench.wrong_squares(sq, tmp_path / "bare.npz") == {"network 1": drawn}
