@@ -52,7 +52,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from train_cells import DRAWN, gather  # noqa: E402
 
-from referee.vision.cells import RUINS_HEAD, hidden, members, on_ruins  # noqa: E402
+from referee.vision.cells import RUINS_HEAD, hidden, mean_of, members, on_ruins  # noqa: E402
 
 SHIPPED = ROOT / "referee" / "vision" / "cells.npz"
 BATCH = 4096
@@ -133,14 +133,10 @@ def fit_head(
 
 
 def mean_probs(ruins: Ruins, heads: list[tuple[np.ndarray, np.ndarray]], temperature: float) -> np.ndarray:
-    """The networks' mean probabilities on the ruins spaces through ``heads``."""
-    out = []
-    for layer, (w, b) in zip(ruins.layers, heads, strict=True):
-        logits = (layer @ w + b) / temperature
-        logits -= logits.max(axis=1, keepdims=True)
-        e = np.exp(logits)
-        out.append(e / e.sum(axis=1, keepdims=True))
-    return np.mean(out, axis=0)
+    """The networks' mean probabilities on the ruins spaces through
+    ``heads``, each an output layer over its network's last hidden layer,
+    by the reader's own arithmetic (``cells.mean_of``)."""
+    return mean_of(list(ruins.layers), [{"w1": w, "b1": b} for w, b in heads], temperature)
 
 
 def judged(ruins: Ruins, heads: list[tuple[np.ndarray, np.ndarray]], temperature: float) -> str:
