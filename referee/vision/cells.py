@@ -200,6 +200,20 @@ two spaces that hold the print alone, where a drawing on either would
 leave them apart."""
 
 
+def _own_light(squares: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Each square's own light (k x 1 x 1 x 1): the value a tenth of its
+    pixels exceed in their lightest colour, as ``_print_of_ruins`` takes
+    the paper. The light is evened block by block (``even_light``), and a
+    ruins space whose print lays a tinted ground over it is a block darker
+    than its neighbours, so two spaces holding the print alone may come
+    out a few hundredths apart in light; compared pixel by pixel, they
+    would not show the same. A colour pencil leaves at least one colour
+    of the light, so a shaded space keeps its light here, and its colour."""
+    lightest = channel_max(squares).reshape(len(squares), -1)
+    level = np.percentile(lightest, PRINT_PAPER, axis=1)
+    return np.asarray(np.maximum(level, 0.05)[:, None, None, None], np.float32)
+
+
 def _print_of_ruins(squares: NDArray[np.float32]) -> NDArray[np.float32]:
     """The sheet's printed ruins picture (its light, colour by colour or one
     value a pixel for all three), from the sheet's ruins spaces ``squares``.
@@ -213,7 +227,8 @@ def _print_of_ruins(squares: NDArray[np.float32]) -> NDArray[np.float32]:
 
     Each colour is measured against its own paper (the value a tenth of the
     pixels exceed; the picture's lines cover much less than nine tenths of a
-    space), so that cream paper is white. When the two brightest spaces
+    space), so that cream paper is white, and each space is first taken at
+    its own light (``_own_light``). When the two brightest spaces
     show the same nearly everywhere (``PRINT_SEEN_TWICE``), both hold the
     print alone, and it is taken in its own colours (INNER x INNER x 3): a
     slate or brown print taken as grey leaves its tint on its lines, which
@@ -230,7 +245,7 @@ def _print_of_ruins(squares: NDArray[np.float32]) -> NDArray[np.float32]:
     colour. Measuring the ink's own proportions was tried: with every space
     shaded, the tint under the lines skews them. A brown print taken so
     leaves a faint tint on its lines, not its shape."""
-    ordered = np.sort(squares, axis=0)
+    ordered = np.sort(squares / _own_light(squares), axis=0)
     size = 2 * PRINT_SHIFT + 1
     widened = np.ones((size, size), np.uint8)
     picture = cv2.erode(ordered[-1], widened)

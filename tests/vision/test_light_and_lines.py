@@ -264,6 +264,34 @@ def test_a_coloured_print_seen_alone_twice_is_divided_out_in_its_colours() -> No
     assert column[..., 0].mean() > 0.2 > column[..., 2].mean()  # red taken, blue left: a blue tint
 
 
+def test_a_coloured_print_is_seen_alone_twice_under_uneven_light() -> None:
+    """The same slate-blue print, each ruins space a few hundredths darker
+    or lighter than the next, as the light evened block by block leaves
+    them: compared pixel by pixel at their own light, two spaces still
+    show the print alone, so it is divided out in its colours and leaves
+    no blue on its lines, only each space's own light; a forest shaded
+    across it keeps its green."""
+    from referee.rules.data import map_sides
+
+    squares, ruins = _ruins_sheet((48 / 255, 60 / 255, 80 / 255))
+    drawn = ruins[3]
+    green = np.array([0.45, 0.8, 0.5], np.float32)
+    squares[drawn, 12:22, 2:22] *= green
+    lights = (1.0, 0.92, 0.88, 0.85, 0.9, 0.87)
+    for i, light in zip(ruins, lights, strict=True):
+        squares[i] *= light
+    out = cells._unprinted(squares, map_sides()["A"])
+    for i, light in zip(ruins, lights, strict=True):
+        if i != drawn:
+            column = out[i, 9:19, 6:8].mean(axis=(0, 1))
+            assert np.allclose(column, light, atol=0.03)  # no shape, no tint: the space's light alone
+    mark = out[drawn, 12:22, 12:22].mean(axis=(0, 1))
+    assert np.allclose(mark / mark.max(), green / green.max(), atol=0.03)
+    # compared at the photo's light, the two brightest spaces part on most pixels
+    brightest = np.sort(squares[ruins], axis=0)
+    assert (np.abs(brightest[-1] - brightest[-2]).max(axis=-1) < cells.PRINT_ALIKE).mean() < 0.5
+
+
 def test_shading_on_every_ruins_space_keeps_its_colour() -> None:
     """When every ruins space is shaded, each in green, red or yellow, the
     brightest of them is no bare paper anywhere in blue, and bluer in some
