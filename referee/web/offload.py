@@ -43,6 +43,8 @@ import traceback
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from referee.vision.cores import on_one_core
+
 T = TypeVar("T")
 
 _pool: Any = None
@@ -109,9 +111,12 @@ def _caught(
 
 
 def _thread_pool() -> Any:
+    """This worker's reading thread, made at its first use; the worker's
+    reading held to its one core then (``cores.on_one_core``)."""
     global _pool, _pool_pid
     if _pool is None or _pool_pid != os.getpid():
         from gevent.threadpool import ThreadPool
 
+        on_one_core()
         _pool, _pool_pid = ThreadPool(1), os.getpid()
     return _pool

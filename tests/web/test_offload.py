@@ -142,3 +142,41 @@ def test_a_photo_that_waited_past_its_patience_is_not_read() -> None:
 def test_outside_gevent_nothing_waits_so_patience_changes_nothing() -> None:
     assert not under_gevent()
     assert off_the_loop(sorted, [3, 1, 2], patience=0.0) == [1, 2, 3]
+
+
+ONE_CORE = """
+from gevent import monkey
+monkey.patch_all()
+import cv2
+import numpy
+from threadpoolctl import threadpool_info, threadpool_limits
+from referee.web.offload import off_the_loop
+
+numpy.ones((64, 64)) @ numpy.ones((64, 64))  # BLAS loaded
+cv2.setNumThreads(4)  # a thread per core, on a machine of four
+threadpool_limits(limits=4, user_api="blas")
+
+
+def threads():
+    blas = {pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"}
+    return cv2.getNumThreads(), sorted(blas)
+
+
+print(threads(), off_the_loop(threads))
+"""
+
+
+def test_under_gevent_a_worker_reads_on_its_one_core() -> None:
+    """A gunicorn worker stands for one core: once it has a reading thread,
+    OpenCV and the BLAS libraries each compute on one thread, not on a
+    thread per core that the other workers' readings need too
+    (``referee.vision.cores``)."""
+    run = subprocess.run(
+        [sys.executable, "-c", ONE_CORE],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "(4, [4]) (1, [1])"
