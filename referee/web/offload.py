@@ -71,7 +71,11 @@ def off_the_loop(compute: Callable[..., T], *args: Any, patience: float | None =
     """``compute(*args, **kwargs)``, in this worker's reading thread under
     gevent and right here otherwise; whatever it raises is raised here.
     With ``patience``, ``ReaderBusy`` instead when it has waited more than
-    that many seconds for the thread when its turn comes."""
+    that many seconds for the thread when its turn comes. Either way the
+    computation runs on one core (``cores.on_one_core``): a server reads
+    its photos one to a worker, or one to a request's thread, each beside
+    the others."""
+    on_one_core()
     if not under_gevent():
         return compute(*args, **kwargs)
     queued = time.monotonic()
@@ -111,12 +115,10 @@ def _caught(
 
 
 def _thread_pool() -> Any:
-    """This worker's reading thread, made at its first use; the worker's
-    reading held to its one core then (``cores.on_one_core``)."""
+    """This worker's reading thread, made at its first use."""
     global _pool, _pool_pid
     if _pool is None or _pool_pid != os.getpid():
         from gevent.threadpool import ThreadPool
 
-        on_one_core()
         _pool, _pool_pid = ThreadPool(1), os.getpid()
     return _pool

@@ -145,13 +145,16 @@ def test_outside_gevent_nothing_waits_so_patience_changes_nothing() -> None:
 
 
 ONE_CORE = """
-from gevent import monkey
-monkey.patch_all()
+import sys
+if sys.argv[1] == "gevent":
+    from gevent import monkey
+    monkey.patch_all()
 import cv2
 import numpy
 from threadpoolctl import threadpool_info, threadpool_limits
-from referee.web.offload import off_the_loop
+from referee.web.offload import off_the_loop, under_gevent
 
+assert under_gevent() == (sys.argv[1] == "gevent")
 numpy.ones((64, 64)) @ numpy.ones((64, 64))  # BLAS loaded
 cv2.setNumThreads(4)  # a thread per core, on a machine of four
 threadpool_limits(limits=4, user_api="blas")
@@ -166,17 +169,14 @@ print(threads(), off_the_loop(threads))
 """
 
 
-def test_under_gevent_a_worker_reads_on_its_one_core() -> None:
-    """A gunicorn worker stands for one core: once it has a reading thread,
-    OpenCV and the BLAS libraries each compute on one thread, not on a
-    thread per core that the other workers' readings need too
-    (``referee.vision.cores``)."""
+@pytest.mark.parametrize("server", ["gevent", "threads"])
+def test_a_server_reads_each_photo_on_one_core(server: str) -> None:
+    """A gunicorn worker stands for one core, and ``flask run`` reads each
+    request's photo in the request's thread beside the others': OpenCV and
+    the BLAS libraries compute on one thread each, not on a thread per
+    core that the other readings need too (``referee.vision.cores``)."""
     run = subprocess.run(
-        [sys.executable, "-c", ONE_CORE],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
+        [sys.executable, "-c", ONE_CORE, server], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "(4, [4]) (1, [1])"
