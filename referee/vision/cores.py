@@ -14,8 +14,8 @@ requests', and the same holds there.
 Measured through the README's recipe on a machine of two cores, 8 phones
 sending held-out photos to its two workers (``bench/followers_bench.py
 --photos FOLDER --readers 8``, figures in the README's "Followers in a
-hall"): 1.85 photos answered a second held to one thread, against 1.29
-with a thread per core. With one phone sending, so that a worker read
+hall"): 1.9 photos answered a second held to one thread, against 1.0 to
+1.3 with a thread per core. With one phone sending, so that a worker read
 alone with a core to spare, the answers came as quickly either way, the
 server using 1.0 cores against 1.4. ``referee/web/offload.py`` holds a
 server's reading so before its first photo; the command line, which
