@@ -4,12 +4,11 @@ NumPy's BLAS (OpenBLAS) and OpenCV each start a thread per core of the
 machine and split their larger sums among them. A gunicorn worker, though,
 stands for one core (the README's recipe runs about one per core), and at
 a season's end a hall's phones send their sheets at once, so every worker
-reads at once: each worker's threads then take turns with the other workers' for
-the same cores, and OpenBLAS's threads spin while they wait, burning CPU
-time the other readings needed.
-
-``flask run`` reads each photo in its request's thread, beside the other
-requests', and the same holds there.
+reads at once: each worker's threads then take turns with the other
+workers' for the same cores, and OpenBLAS's threads spin while they wait,
+burning CPU time the other readings needed. ``flask run`` reads each photo
+in its request's thread, beside the other requests', and the same holds
+there.
 
 Measured through the README's recipe on a machine of two cores, 8 phones
 sending held-out photos to its two workers (``bench/followers_bench.py
