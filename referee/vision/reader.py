@@ -76,8 +76,9 @@ photo read 1.7 squares off so). On our own three draws, 500 photos, no
 faint grid that matched was the sheet's below eight in ten."""
 OTHER_SIDE_SURE = 0.9
 """Share of another side's printed spaces seen on a clearly seen grid that
-ends the search for the grid early: the sheet is found, and it is that side's. A smaller share can
-be chance on a wrong grid, and the search goes on."""
+ends the search for the grid early: the sheet is found, and it is that
+side's. A smaller share can be chance on a wrong grid, and the search goes
+on."""
 WAY_SURE = 0.9
 """Share of the printed spaces seen below which a reading that passes is
 still compared with the sheet turned every other way, and with the grid
@@ -460,12 +461,12 @@ def _looks_like(readings: list[NDArray[np.float32]], chosen: MapSide, bar: float
 
     By default every reading, clear or faint, must reach what a faint grid
     needs to pass (``FAINT_SEEN``). A grid passes when its reading matches
-    the one side chosen; a side is named from the best match of every
-    reading tried against each of three sides, so a wrong grid's match of
-    six in ten by chance (on a blurred or shaded photo, a lattice seen
-    clearly can be a square off, or a table's) is many times likelier
-    there. Such a name sends the player to choose another side; without it
-    they are asked to check the side. On a training draw (seed 91000, 300
+    the side the player chose. A name is the best match of every reading
+    tried against each of the three other sides, so a wrong grid's chance
+    match of six in ten (on a blurred or shaded photo, a clearly seen
+    lattice may be a square off, or the table's) has three times the
+    chances there; and the name sends the player to choose another side,
+    where without it they are asked to check the side. On a training draw (seed 91000, 300
     photos read as the other side of their pair) every photo that was named
     matched its true side eight in ten or more, and one photo of the draw,
     read as its own side and refused, matched another side six in ten."""
