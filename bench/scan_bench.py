@@ -4,7 +4,9 @@ Each folder holds ``NAME.jpg`` photos beside ``NAME.json`` truths in the
 format of ``../shared/sheet_photos/README.md`` (``side``, ``style`` colour or
 graphite, ``grid``, ``coins``, ``corners_px``). One column per folder:
 
-- grids found (the corners within 3 % of the grid's side of the truth);
+- grids found (the corners within 3 % of the grid's side of the truth),
+  and the photos refused as another side's (``OtherSideError``), each a
+  player sent to choose a side their sheet is not;
 - colour-pencil and graphite squares right, a missed grid counting as 121
   wrong squares;
 - sheets read without a wrong square, and of the normal and of the hard
@@ -69,7 +71,7 @@ from referee.rules.data import map_sides  # noqa: E402
 from referee.rules.geometry import SIZE  # noqa: E402
 from referee.vision.cells import CLASSES  # noqa: E402
 from referee.vision.doubt import doubtful_line  # noqa: E402
-from referee.vision.errors import VisionError  # noqa: E402
+from referee.vision.errors import OtherSideError, VisionError  # noqa: E402
 from referee.vision.reader import SheetReading, read_sheet  # noqa: E402
 
 STYLES = {"color": "color", "colour": "color", "graphite": "graphite", "pencil": "graphite"}
@@ -100,21 +102,25 @@ def _truth(path: Path) -> dict[str, object]:
     return truth
 
 
-Read = tuple[float, SheetReading | str]
-"""One photo read: its CPU seconds, and the reading or the refusal's sentence."""
+Read = tuple[float, SheetReading | str, str | None]
+"""One photo read: its CPU seconds, the reading or the refusal's sentence,
+and the side a refusal said the photo shows (``OtherSideError``), if any."""
 
 
 def read_one(path: Path, side: str) -> Read:
-    """``path``'s photo of map side ``side`` read as a player's is, in this
+    """``path``'s photo read as a player's of map side ``side`` is, in this
     process on one core, with the CPU seconds it took (process time)."""
     cv2.setNumThreads(1)
     data = path.read_bytes()
     t0 = time.process_time()
+    named = None
     try:
         reading: SheetReading | str = read_sheet(data, side)
+    except OtherSideError as e:
+        reading, named = str(e), e.other
     except VisionError as e:
         reading = str(e)
-    return time.process_time() - t0, reading
+    return time.process_time() - t0, reading, named
 
 
 def read_all(paths: list[Path], sides: list[str], jobs: int = 1) -> Iterator[Read]:
@@ -142,14 +148,15 @@ def bench(folder: Path, jobs: int = 1) -> dict[str, object]:
     clean_of: Counter[str] = Counter()
     wrong_on_ruins = only_on_ruins = 0
     wrong_flagged = wrong = right_flagged = right_total = 0
-    sheets_unasked = 0
+    sheets_unasked = other_side_named = 0
     retakes = wrong_in_retakes = 0
     coins: Counter[str] = Counter()
     confusion = np.zeros((len(CLASSES), len(CLASSES)), int)
     failures: list[str] = []
     line = doubtful_line()
     sides = [str(truth["side"]) for truth in truths]
-    for path, truth, (seconds, reading) in zip(paths, truths, read_all(paths, sides, jobs), strict=True):
+    readings = read_all(paths, sides, jobs)
+    for path, truth, (seconds, reading, named) in zip(paths, truths, readings, strict=True):
         style = str(truth["style"])
         total[style] += 1
         difficulty = str(truth.get("difficulty", "normal"))
@@ -158,6 +165,7 @@ def bench(folder: Path, jobs: int = 1) -> dict[str, object]:
         times.append(seconds)
         if isinstance(reading, str):
             failures.append(f"{path.name}: {reading}")
+            other_side_named += named is not None  # the photo is of its truth's side
             continue
         want = np.array(truth["corners_px"], float)
         side_px = float(np.linalg.norm(want[0] - want[1]))
@@ -208,6 +216,7 @@ def bench(folder: Path, jobs: int = 1) -> dict[str, object]:
         "folder": str(folder),
         "photos": n,
         "grid_found": sum(found.values()) / max(n, 1),
+        "another_side_named": other_side_named,
         "cells": cells,
         "sheets_without_error": sum(clean.values()) / max(n, 1),
         "sheets_without_error_by_difficulty": {d: clean_of[d] / photos_of[d] for d in sorted(photos_of)},
@@ -257,6 +266,7 @@ ROWS = [
     ("photos", lambda r: str(r["photos"])),
     ("grids found", lambda r: _pct(r["grid_found"])),
     ("  95 % interval", lambda r: _interval(r, "grid_found")),
+    ("  another side named", lambda r: str(r.get("another_side_named", "-"))),
     ("colour cells right", lambda r: _pct(r["cells"]["color"], 2)),
     ("graphite cells right", lambda r: _pct(r["cells"]["graphite"], 2)),
     ("sheets without error", lambda r: _pct(r["sheets_without_error"])),

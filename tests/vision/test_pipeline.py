@@ -85,6 +85,7 @@ def test_grids_found(figures: tuple[str, dict[str, Any]]) -> None:
     name, got = figures
     assert got["photos"] >= 20
     assert got["grid_found"] >= FLOORS[name]["grid_found"], got["failures"]
+    assert got["another_side_named"] == 0, got["failures"]  # no player sent to a side their sheet is not
 
 
 @pytest.mark.slow
@@ -102,6 +103,18 @@ def test_doubt_points_at_the_mistakes(figures: tuple[str, dict[str, Any]]) -> No
     assert flagged is None or flagged >= FLOORS[name]["wrong_cells_flagged"]
     assert got["wrong_cells_not_flagged"] <= FLOORS[name]["wrong_cells_not_flagged"]
     assert got["right_cells_flagged"] <= FLOORS[name]["right_cells_flagged"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(FLOORS))
+def test_a_sheet_read_as_the_other_side_of_its_pad_names_its_own(name: str) -> None:
+    """Read as the side on the back of its sheet (``bench/side_bench.py``),
+    every photo of both sets named its own side when measured (64 of 64 and
+    24 of 24): none may name another side or be read as the side asked, and
+    at most one in twenty may be refused without a name."""
+    got: dict[str, Any] = load_script("bench/side_bench.py").bench(_folder(name))
+    assert got["another side named"] == 0 and got["read as the side asked"] == 0, got["by_photo"]
+    assert got["own side named"] >= 0.95 * got["photos"], got["by_photo"]
 
 
 @pytest.mark.slow

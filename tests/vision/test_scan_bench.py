@@ -83,7 +83,10 @@ def test_photos_read_side_by_side_give_the_same_figures(tmp_path: Path) -> None:
     (tmp_path / "002.json").write_text(json.dumps(truth))
     bench = load_script("bench/scan_bench.py")
     alone, together = bench.bench(tmp_path), bench.bench(tmp_path, jobs=2)
-    assert any(f.startswith("002.jpg: ") for f in together["failures"]), together["failures"]
+    assert any(f.startswith("002.jpg: this looks like map side") for f in together["failures"]), together[
+        "failures"
+    ]
+    assert together["another_side_named"] == 1  # its truth says it is of a side it is not
     assert list(together["seconds_by_photo"]) == ["000.jpg", "002.jpg", "003.jpg"]
     timed = {"seconds_median", "seconds_p95", "seconds_by_photo"}
     assert {k: v for k, v in alone.items() if k not in timed} == {

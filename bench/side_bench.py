@@ -1,0 +1,118 @@
+"""Whether the reader tells a sheet of one map side read as another.
+
+A pad prints its game's two sides back to back (A and B, C and D), and a
+player who turns the sheet over, or a table set up for the other side,
+sends the reader a photo of the side it was not asked for. It should then
+say which side the photo shows ("this looks like map side B"), not read
+the grid as the side asked, which scores a map the player never drew. This
+reads each photo of a folder with truth (the format of
+``../shared/sheet_photos/README.md``) as the other side of its pad, as
+``bench/scan_bench.py`` reads a photo (one core, process time), and prints:
+
+- photos read;
+- the photo's own side named, with its 95 % interval (Wilson's): what the
+  player should be told;
+- another side named: the player is sent to a side the sheet is not;
+- refused without a side named (no grid found, or "the printed mountains
+  do not match"): the player is asked to check the side;
+- read as the side asked: a map scored from the wrong side's spaces;
+- CPU seconds per photo, median and 95th percentile.
+
+``bench/scan_bench.py`` counts the other half: photos read as their own
+side that are refused as another side's ("another side named").
+
+Usage::
+
+    python bench/side_bench.py sample_sheets ../shared/sheet_photos
+    python bench/side_bench.py /tmp/holdout --jobs 2 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # beside scan_bench, as a script or loaded by a test
+
+# first, for it holds numpy to one core before numpy loads
+from scan_bench import read_all, wilson  # noqa: E402
+
+# isort: split
+import numpy as np  # noqa: E402
+
+PAIRED = {"A": "B", "B": "A", "C": "D", "D": "C"}
+"""Each side and the side printed on the back of its sheet."""
+
+OUTCOMES = ("own side named", "another side named", "refused, no side named", "read as the side asked")
+
+
+def bench(folder: Path, jobs: int = 1) -> dict[str, object]:
+    """Each photo of ``folder`` read as the other side of its pad."""
+    paths = sorted(folder.glob("*.jpg"))
+    sides = [str(json.loads(p.with_suffix(".json").read_text())["side"]).upper() for p in paths]
+    outcomes: Counter[str] = Counter()
+    times: list[float] = []
+    by_photo: dict[str, str] = {}
+    for path, side, (seconds, reading, named) in zip(
+        paths, sides, read_all(paths, [PAIRED[s] for s in sides], jobs), strict=True
+    ):
+        times.append(seconds)
+        if not isinstance(reading, str):
+            outcome = OUTCOMES[3]
+        elif named is None:
+            outcome = OUTCOMES[2]
+        else:
+            outcome = OUTCOMES[0] if named == side else OUTCOMES[1]
+        outcomes[outcome] += 1
+        by_photo[path.name] = f"{outcome}: {reading}" if isinstance(reading, str) else outcome
+    n = len(paths)
+    return {
+        "folder": str(folder),
+        "photos": n,
+        **{o: outcomes[o] for o in OUTCOMES},
+        "own_side_interval": wilson(outcomes[OUTCOMES[0]], n),
+        "seconds_median": float(np.median(times)) if times else None,
+        "seconds_p95": float(np.percentile(times, 95)) if times else None,
+        "by_photo": by_photo,
+    }
+
+
+def show(results: list[dict[str, object]]) -> str:
+    """One column per folder."""
+    names = [Path(str(r["folder"])).name or str(r["folder"]) for r in results]
+    width = max(12, *(len(n) for n in names))
+
+    def interval(r: dict[str, object]) -> str:
+        found = r["own_side_interval"]
+        return "-" if not isinstance(found, tuple | list) else f"{found[0]:.0%}\u2013{found[1]:.0%}"
+
+    def seconds(v: object) -> str:
+        return "-" if v is None else f"{float(v):.2f}"  # type: ignore[arg-type]
+
+    rows = [("photos read as the other side", lambda r: str(r["photos"]))]
+    rows += [(o, lambda r, o=o: str(r[o])) for o in OUTCOMES[:1]]
+    rows += [("  95 % interval", interval)]
+    rows += [(o, lambda r, o=o: str(r[o])) for o in OUTCOMES[1:]]
+    rows += [("CPU seconds median", lambda r: seconds(r["seconds_median"]))]
+    rows += [("CPU seconds p95", lambda r: seconds(r["seconds_p95"]))]
+    lines = [f"{'':<30}" + "".join(f"{n:>{width + 2}}" for n in names)]
+    for label, cell in rows:
+        lines.append(f"{label:<30}" + "".join(f"{cell(r):>{width + 2}}" for r in results))
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("folders", type=Path, nargs="*", default=[Path("sample_sheets")])
+    ap.add_argument("--json", action="store_true", help="one JSON object per folder, one per line")
+    ap.add_argument("--jobs", type=int, default=1, help="photos read at once, each on one core (default 1)")
+    args = ap.parse_args()
+    results = [bench(folder, args.jobs) for folder in args.folders]
+    print("\n".join(json.dumps(r) for r in results) if args.json else show(results))
+
+
+if __name__ == "__main__":
+    main()
