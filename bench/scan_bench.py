@@ -59,7 +59,7 @@ import time
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")  # one core, as the target says, before numpy loads
 from collections import Counter  # noqa: E402
-from collections.abc import Iterator  # noqa: E402
+from collections.abc import Callable, Iterator, Sequence  # noqa: E402
 from concurrent.futures import ProcessPoolExecutor  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
@@ -262,7 +262,7 @@ def _by_difficulty(shares: object) -> str:
     return " / ".join(_pct(shares.get(d), 0) for d in ("normal", "hard"))
 
 
-ROWS = [
+ROWS: list[Row] = [
     ("photos", lambda r: str(r["photos"])),
     ("grids found", lambda r: _pct(r["grid_found"])),
     ("  95 % interval", lambda r: _interval(r, "grid_found")),
@@ -289,11 +289,24 @@ ROWS = [
 ]
 
 
-def show(results: list[dict[str, object]], failures: bool = False) -> str:
-    """Confusion matrices (and failures) first, the figures last, so that the
-    tail of the output is the table to read."""
+Row = tuple[str, Callable[[dict[str, Any]], str]]
+"""A figure's label, and how to print it from a folder's results."""
+
+
+def columns(rows: Sequence[Row], results: list[dict[str, Any]], label_width: int = 22) -> list[str]:
+    """The figures' table: a line for each of ``rows``, a column for each
+    folder's ``results``, headed by the folder's name."""
     names = [Path(str(r["folder"])).name or str(r["folder"]) for r in results]
     width = max(12, *(len(n) for n in names))
+    lines = [f"{'':<{label_width}}" + "".join(f"{n:>{width + 2}}" for n in names)]
+    for label, cell in rows:
+        lines.append(f"{label:<{label_width}}" + "".join(f"{cell(r):>{width + 2}}" for r in results))
+    return lines
+
+
+def show(results: list[dict[str, Any]], failures: bool = False) -> str:
+    """Confusion matrices (and failures) first, the figures last, so that the
+    tail of the output is the table to read."""
     lines: list[str] = []
     for r in results:
         conf = r["confusion"]
@@ -303,11 +316,8 @@ def show(results: list[dict[str, object]], failures: bool = False) -> str:
         for c, row in zip(conf["order"], conf["rows_true_cols_read"], strict=True):
             lines.append(f"  {c:<4}" + "".join(f"{v:>6}" for v in row))
         if failures:
-            lines += [f"  {f}" for f in r["failures"]]  # type: ignore[attr-defined]
-    lines.append(f"{'':<22}" + "".join(f"{n:>{width + 2}}" for n in names))
-    for label, cell in ROWS:
-        lines.append(f"{label:<22}" + "".join(f"{cell(r):>{width + 2}}" for r in results))
-    return "\n".join(lines)
+            lines += [f"  {f}" for f in r["failures"]]
+    return "\n".join(lines + columns(ROWS, results))
 
 
 def main() -> None:

@@ -34,11 +34,12 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # beside scan_bench, as a script or loaded by a test
 
 # first, for it holds numpy to one core before numpy loads
-from scan_bench import read_all, wilson  # noqa: E402
+from scan_bench import Row, columns, read_all, wilson  # noqa: E402
 
 # isort: split
 import numpy as np  # noqa: E402
@@ -80,28 +81,24 @@ def bench(folder: Path, jobs: int = 1) -> dict[str, object]:
     }
 
 
-def show(results: list[dict[str, object]]) -> str:
+def show(results: list[dict[str, Any]]) -> str:
     """One column per folder."""
-    names = [Path(str(r["folder"])).name or str(r["folder"]) for r in results]
-    width = max(12, *(len(n) for n in names))
 
-    def interval(r: dict[str, object]) -> str:
+    def interval(r: dict[str, Any]) -> str:
         found = r["own_side_interval"]
-        return "-" if not isinstance(found, tuple | list) else f"{found[0]:.0%}\u2013{found[1]:.0%}"
+        return "-" if found is None else f"{found[0]:.0%}\u2013{found[1]:.0%}"
 
     def seconds(v: object) -> str:
         return "-" if v is None else f"{float(v):.2f}"  # type: ignore[arg-type]
 
-    rows = [("photos read as the other side", lambda r: str(r["photos"]))]
-    rows += [(o, lambda r, o=o: str(r[o])) for o in OUTCOMES[:1]]
-    rows += [("  95 % interval", interval)]
-    rows += [(o, lambda r, o=o: str(r[o])) for o in OUTCOMES[1:]]
+    def count(key: str) -> Row:
+        return key, lambda r: str(r[key])
+
+    rows: list[Row] = [("photos read as the other side", lambda r: str(r["photos"]))]
+    rows += [count(OUTCOMES[0]), ("  95 % interval", interval), *map(count, OUTCOMES[1:])]
     rows += [("CPU seconds median", lambda r: seconds(r["seconds_median"]))]
     rows += [("CPU seconds p95", lambda r: seconds(r["seconds_p95"]))]
-    lines = [f"{'':<30}" + "".join(f"{n:>{width + 2}}" for n in names)]
-    for label, cell in rows:
-        lines.append(f"{label:<30}" + "".join(f"{cell(r):>{width + 2}}" for r in results))
-    return "\n".join(lines)
+    return "\n".join(columns(rows, results, label_width=30))
 
 
 def main() -> None:
