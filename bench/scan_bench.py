@@ -262,6 +262,10 @@ def _by_difficulty(shares: object) -> str:
     return " / ".join(_pct(shares.get(d), 0) for d in ("normal", "hard"))
 
 
+Row = tuple[str, Callable[[dict[str, Any]], str]]
+"""A figure's label, and how to print it from a folder's results."""
+
+
 ROWS: list[Row] = [
     ("photos", lambda r: str(r["photos"])),
     ("grids found", lambda r: _pct(r["grid_found"])),
@@ -287,10 +291,6 @@ ROWS: list[Row] = [
     ("CPU seconds median", lambda r: "-" if r["seconds_median"] is None else f"{r['seconds_median']:.2f}"),
     ("CPU seconds p95", lambda r: "-" if r["seconds_p95"] is None else f"{r['seconds_p95']:.2f}"),
 ]
-
-
-Row = tuple[str, Callable[[dict[str, Any]], str]]
-"""A figure's label, and how to print it from a folder's results."""
 
 
 def columns(rows: Sequence[Row], results: list[dict[str, Any]], label_width: int = 22) -> list[str]:

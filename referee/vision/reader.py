@@ -466,10 +466,11 @@ def _looks_like(readings: list[NDArray[np.float32]], chosen: MapSide, bar: float
     match of six in ten (on a blurred or shaded photo, a clearly seen
     lattice may be a square off, or the table's) has three times the
     chances there; and the name sends the player to choose another side,
-    where without it they are asked to check the side. On a training draw (seed 91000, 300
-    photos read as the other side of their pair) every photo that was named
-    matched its true side eight in ten or more, and one photo of the draw,
-    read as its own side and refused, matched another side six in ten."""
+    where without it they are asked to check the side. On a training draw
+    (seed 91000, 300 photos read as the other side of their pad) every photo
+    that was named matched its true side eight in ten or more, and one
+    photo of the draw, read as its own side and refused, matched another
+    side six in ten."""
     best, letter = bar, None
     for other_letter, other in sorted(map_sides().items()):
         if other_letter == chosen.letter:
