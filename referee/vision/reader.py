@@ -470,7 +470,9 @@ def _looks_like(readings: list[NDArray[np.float32]], chosen: MapSide, bar: float
     (seed 91000, 300 photos read as the other side of their pad) every photo
     that was named matched its true side eight in ten or more, and one
     photo of the draw, read as its own side and refused, matched another
-    side six in ten."""
+    side six in ten. On another (seed 93000, 400 photos) one photo read as
+    the other side matched its own six in ten, and is no longer named: a
+    right name lost for a wrong one kept back, which costs the player less."""
     best, letter = bar, None
     for other_letter, other in sorted(map_sides().items()):
         if other_letter == chosen.letter:
