@@ -45,6 +45,32 @@ class Photo:
     """The displayed photo's width and height."""
 
 
+DEEP_GREY = frozenset({"I", "I;16", "I;16B", "I;16L", "I;16N", "F"})
+"""Pillow's modes for grey pictures of more than 8 bits a pixel: a scanner's
+16-bit PNG or TIFF opens in one of them."""
+
+
+def _eight_bit(img: Image.Image) -> Image.Image:
+    """``img`` with its grey levels on the 0 to 255 scale. Pillow converts a
+    16-bit grey picture to RGB by clipping each level at 255, so a scan
+    would come out a blank white page, and the player would be told that
+    no grid was found rather than that the photo has no colour. Levels are
+    taken as 16-bit when any exceeds 255 (a 16-bit file's own scale), and
+    a floating-point picture whose levels stay within 1 as on that scale."""
+    if img.mode not in DEEP_GREY:
+        return img
+    levels = np.asarray(img, np.float64)
+    top = float(levels.max()) if levels.size else 0.0
+    if img.mode.startswith("I;16") or top > 255:
+        full = 65535.0
+    elif img.mode == "F" and top <= 1:
+        full = 1.0
+    else:
+        full = 255.0
+    eight = np.clip(np.rint(levels * (255.0 / full)), 0, 255).astype(np.uint8)
+    return Image.fromarray(eight, "L")
+
+
 def load_photo(data: bytes) -> Photo:
     """Decode an uploaded photo, or raise ``NotAnImageError`` with a sentence."""
     if not data:
@@ -78,7 +104,7 @@ def load_photo(data: bytes) -> Photo:
                 img.draft("RGB", (int(w * k) + 1, int(h * k) + 1))
             img.load()
             img = ImageOps.exif_transpose(img)
-            img = img.convert("RGB")
+            img = _eight_bit(img).convert("RGB")
     except NotAnImageError:
         raise  # our own refusal (too many pixels) is a ValueError too: keep its sentence
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
