@@ -256,3 +256,37 @@ def test_the_reading_lists_each_square_the_game_chose_with_what_was_seen_there()
     differ = [(i // 11, i % 11, seen[i]) for i, code in enumerate("".join(bound.grid)) if code != seen[i]]
     assert differ and {code for _r, _c, code in differ} == {"M"}
     assert bound.limited == tuple(differ)
+
+
+def test_a_square_is_told_how_many_of_its_neighbours_share_its_code() -> None:
+    """The clue ``same_around``: the share of a square's neighbours on the map
+    (four, fewer at the edge) read as its code. Players draw shapes of
+    several squares, so a code no neighbour shares is more often misread."""
+    squares, probs, grid, shown, free = _sheet()
+    grid[5] = ".....A....."  # a lone farm, square 60, among bare squares
+    grid[0] = "A^AAAAAAAAA"  # a printed mountain, square 1, in the row of farms
+    rows = clues(squares, probs, grid, shown, [i for i in free if i != 1], LINES)
+    same = CLUES.index("same_around")
+
+    def at(square: int) -> float:
+        return float(rows[square - (square > 1), same])
+
+    assert at(60) == 0.0
+    assert at(61) == pytest.approx(3 / 4)  # bare beside the lone farm
+    assert at(5) == pytest.approx(2 / 3)  # farms either side, bare below
+    assert at(0) == 0.0  # the printed mountain beside it, bare below
+    assert at(2) == pytest.approx(1 / 3)  # the printed mountain, a farm, bare below
+    assert at(120) == 1.0  # the bottom right corner, bare among bare
+
+
+def test_a_drawn_square_no_neighbour_shares_is_less_sure() -> None:
+    """The shipped weighing reads ``same_around`` as its draws taught it: a
+    farm read as surely as its row's, but with no farm beside it, is
+    less likely right than one in the middle of the row of farms."""
+    squares, probs, grid, shown, free = _sheet(sure=0.97)
+    rows = clues(squares, probs, grid, shown, free, LINES)
+    same = CLUES.index("same_around")
+    alone = rows[5:6].copy()
+    alone[0, same] = 0.0
+    assert rows[5, same] == pytest.approx(2 / 3)
+    assert chance_right(alone)[0] < chance_right(rows[5:6])[0]

@@ -30,11 +30,12 @@ PHOTOS = ROOT.parent / "shared" / "sheet_photos"
 # measured by: python bench/scan_bench.py sample_sheets ../shared/sheet_photos
 # (samples: grid 100 %, colour 99.98 %, graphite 100 %, sheets without error 98.4 %, wrong flagged
 # 100 % of 1, right flagged 0.25 %, coins exact 50.0 % and wrong 1.6 %; sheet_photos: grid 100 %,
-# colour 99.96 %, graphite 99.17 %, sheets without error 87.5 %, wrong flagged 4 of 5 (the one
-# not flagged is the same since the ruins layers; 5 of 6 before each ruins space was taken at
-# its own light), right flagged 3.52 % (with the weighing before the networks' ruins layers,
-# fitted on another machine's draws, 3.11 %; with the three networks before the five, 100 % of
-# 8 flagged, 3.56 % of the right; see the README), coins exact 79.2 % and wrong 0 %). Floors and
+# colour 99.96 %, graphite 99.17 %, sheets without error 87.5 %, wrong flagged 5 of 5 (4 of 5
+# before the weighing's clue of the neighbours, the one not flagged the same since the ruins
+# layers), right flagged 3.28 % (3.52 % before that clue; with the weighing before the networks'
+# ruins layers, fitted on another machine's draws, 3.11 %; with the three networks before the
+# five, 100 % of 8 flagged, 3.56 % of the right; see the README), coins exact 79.2 % and wrong
+# 0 %). Floors and
 # ceilings sit just beyond them; a share of five wrong squares moves by a fifth with one, so the
 # squares not flagged are bounded by their count too.
 FLOORS = {
@@ -58,7 +59,7 @@ FLOORS = {
         "wrong_cells_not_flagged": 1,
         "coins_exact": 0.75,
         "coins_wrong": 0.05,
-        "right_cells_flagged": 0.037,
+        "right_cells_flagged": 0.035,
     },
 }
 
