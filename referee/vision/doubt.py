@@ -54,6 +54,7 @@ import json
 from collections.abc import Sequence
 from functools import cache
 from importlib import resources
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -135,21 +136,27 @@ def _fellows(
     return out
 
 
+KING_STEPS = tuple((dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dy or dx)
+"""The eight squares around a square, as (row, column) steps."""
+ROOK_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+"""The four squares beside a square, as (row, column) steps."""
+
+
+def _around(values: NDArray[Any], outside: float, steps: Sequence[tuple[int, int]]) -> NDArray[Any]:
+    """For each square of the map (``values``, 121, row by row), the values
+    of the squares ``steps`` away (one row per step), ``outside`` beyond
+    the map's edge."""
+    grid = np.full((SIZE + 2, SIZE + 2), outside, values.dtype)
+    grid[1:-1, 1:-1] = values.reshape(SIZE, SIZE)
+    return np.stack([grid[1 + dy : SIZE + 1 + dy, 1 + dx : SIZE + 1 + dx].ravel() for dy, dx in steps])
+
+
 def _near(shown: NDArray[np.float64], free: Sequence[int]) -> NDArray[np.float64]:
     """For each free square, the mean and the least confidence of the free
     squares around it (eight at most); a square with none around it gets 1."""
-    grid = np.full((SIZE + 2, SIZE + 2), np.nan)
     inner = np.full(SIZE * SIZE, np.nan)
     inner[list(free)] = shown[list(free)]
-    grid[1:-1, 1:-1] = inner.reshape(SIZE, SIZE)
-    around = np.stack(
-        [
-            grid[1 + dy : SIZE + 1 + dy, 1 + dx : SIZE + 1 + dx]
-            for dy in (-1, 0, 1)
-            for dx in (-1, 0, 1)
-            if dy or dx
-        ]
-    ).reshape(8, -1)[:, list(free)]
+    around = _around(inner, np.nan, KING_STEPS)[:, list(free)]
     seen = ~np.isnan(around)
     n = seen.sum(axis=0)
     mean = np.where(seen, around, 0.0).sum(axis=0) / np.maximum(n, 1)
@@ -160,13 +167,10 @@ def _near(shown: NDArray[np.float64], free: Sequence[int]) -> NDArray[np.float64
 def _same_around(codes: NDArray[np.int64], free: Sequence[int]) -> NDArray[np.float64]:
     """For each free square, the share of its neighbours on the map (four,
     or fewer at the edge) read as its own code; printed spaces never are."""
-    grid = np.full((SIZE + 2, SIZE + 2), -1, np.int64)
-    grid[1:-1, 1:-1] = codes.reshape(SIZE, SIZE)
-    steps = ((-1, 0), (1, 0), (0, -1), (0, 1))
-    around = np.stack([grid[1 + dy : SIZE + 1 + dy, 1 + dx : SIZE + 1 + dx].ravel() for dy, dx in steps])
     at = np.asarray(free, int)
-    same = (around[:, at] == codes[at]).sum(axis=0)
-    return np.asarray(same / (around[:, at] >= 0).sum(axis=0), np.float64)
+    around = _around(codes, -1, ROOK_STEPS)[:, at]
+    same = (around == codes[at]).sum(axis=0)
+    return np.asarray(same / (around >= 0).sum(axis=0), np.float64)
 
 
 def clues(
