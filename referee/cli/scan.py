@@ -104,14 +104,28 @@ def doubt_note(reading: SheetReading) -> str | None:
             places=where_all(doubtful),
         )
     )
-    return f"{note}; {RETAKE}" if reading.worth_retaking() else note
+    return f"{note}; {retake_advice(reading)}" if reading.worth_retaking() else note
 
 
 RETAKE = (
     "so many squares are unsure that another photo may read better:"
     " bright, even light, straight over the sheet, nothing lying on it"
 )
-"""Said under a reading that ``worth_retaking``."""
+"""Said under a reading that ``worth_retaking`` when the reader cannot tell
+what spoiled the photo."""
+
+
+def retake_advice(reading: SheetReading) -> str:
+    """Under a reading that ``worth_retaking``: what spoiled the photo, as far
+    as the reader can tell (``SheetReading.retake_causes``), else ``RETAKE``."""
+    from referee.vision.unsure import ADVICE
+
+    causes = reading.retake_causes()
+    if not causes:
+        return RETAKE
+    return "so many squares are unsure that another photo may read better: " + "; ".join(
+        str(ADVICE[cause]) for cause in causes
+    )
 
 
 UNSURE_COINS = "unknown (the coin track is not clear in the photo: count the coins on your sheet)"
@@ -139,5 +153,5 @@ def table(title: str, reading: SheetReading) -> str:
             )
         )
     if reading.worth_retaking():
-        lines.append(RETAKE)
+        lines.append(retake_advice(reading))
     return "\n".join(lines)

@@ -65,6 +65,7 @@ from referee.vision.likeness import likeness
 from referee.vision.load import load_photo
 from referee.vision.rectify import Rectified, rectify
 from referee.vision.track import Track, find_track, read_coins, strip
+from referee.vision.unsure import Cause, causes
 
 PRINTED_SEEN = 0.6
 """Share of the side's printed mountains and wastelands that must be seen."""
@@ -155,6 +156,13 @@ class SheetReading:
         """Whether so many squares are doubtful (``RETAKE_DOUBTFUL``) that the
         player had better take another photo than check them all."""
         return len(self.doubtful()) >= RETAKE_DOUBTFUL
+
+    def retake_causes(self) -> tuple[Cause, ...]:
+        """What spoiled the photo (``unsure.causes``), for the player to
+        change in the next, when the reading asks for another
+        (``worth_retaking``); none otherwise: on a photo read well enough,
+        a mark that plain is rare and says nothing the player must change."""
+        return causes(self.canvas) if self.worth_retaking() else ()
 
     def to_json(self) -> dict[str, object]:
         return {

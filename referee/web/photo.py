@@ -69,6 +69,7 @@ from referee.vision.load import MAX_PIXELS, load_photo
 from referee.vision.printable import PAPERS, PrintableError, sheet_pdf
 from referee.vision.reader import SheetReading, corners_from_text, read_sheet
 from referee.vision.render import SheetWords
+from referee.vision.unsure import ADVICE
 from referee.web import database, i18n, sheets
 from referee.web.database import get_session
 from referee.web.errors import answer, wants_json
@@ -223,7 +224,8 @@ def reading_config(
     its card, outlined, and the note says so (``heroesKept``,
     ``readings.keep_earlier_heroes``). ``retake``
     says whether the reader doubts so many squares that another photo may
-    read better. ``heroNamed``: each hero space read given the one hero
+    read better, and ``retakeWhy`` what spoiled it as far as the reader can
+    tell (``SheetReading.retake_causes``). ``heroNamed``: each hero space read given the one hero
     card out that the map did not hold, with whether that space is doubted
     (a square read as a hero wrongly still takes the card). Coins read
     below ``filled_before``, the count the season before was scored with,
@@ -279,6 +281,7 @@ def reading_config(
         if coins is None and not saved_here
         else None
     )
+    spoiled = reading.retake_causes()
     return {
         "map": codes,
         "coins": None if below else coins,
@@ -301,6 +304,8 @@ def reading_config(
         "limitsSaid": [str(said) for said in readings.limits_said(t, sheet.season, bounded)],
         "check": sorted(doubtful | changed | held | unnamed | untagged | limited),
         "retake": reading.worth_retaking(),
+        "retakeWhy": [str(cause) for cause in spoiled],
+        "retakeSaid": [sheets.sentence(ADVICE[cause]) for cause in spoiled],
         "confidence": [v for row in reading.confidence for v in row],
     }
 
@@ -465,6 +470,7 @@ def read(code: str, number: int, season: str) -> ResponseReturnValue:
             limited=config["limited"],
             limitsSaid=config["limitsSaid"],
             retake=config["retake"],
+            retakeWhy=config["retakeWhy"],
             photo=_photo_url(reading),
         )
     return sheets.editor_page(

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +16,7 @@ from referee.cli import main
 from referee.cli.scan import RETAKE, doubt_note, table
 from referee.rules.sheet import MapSheet
 from referee.vision.reader import RETAKE_DOUBTFUL, SheetReading
+from tests.vision.test_covered import plain_sheet
 
 SAMPLES = Path(__file__).parents[2] / "sample_sheets"
 
@@ -134,7 +136,7 @@ def reading(doubtful: int) -> SheetReading:
     """A reading of a blank side A with the first ``doubtful`` squares in doubt."""
     grid = tuple(MapSheet.blank("A").text().splitlines())
     confidence = tuple(tuple(0.5 if r * 11 + c < doubtful else 0.99 for c in range(11)) for r in range(11))
-    return SheetReading("A", grid, confidence, None, (), np.zeros((1, 1, 3), np.uint8))
+    return SheetReading("A", grid, confidence, None, (), plain_sheet())
 
 
 @pytest.mark.parametrize(
@@ -167,6 +169,16 @@ def test_so_many_doubtful_squares_ask_for_another_photo(doubtful: int) -> None:
     last = table("photo.jpg", reading(doubtful)).splitlines()[-1]
     assert (last == RETAKE) == many
     assert last.startswith(f"{doubtful} doubtful squares marked ?") != many
+
+
+def test_another_photo_is_asked_for_with_what_spoiled_this_one() -> None:
+    """A dark photo with many doubtful squares: the note and the table say
+    what to change, not the general advice."""
+    dark = replace(reading(RETAKE_DOUBTFUL), canvas=(plain_sheet() * 0.45).astype(np.uint8))
+    said = "another photo may read better: the photo is dark: take it in brighter light"
+    note = doubt_note(dark)
+    assert note is not None and note.endswith(said) and RETAKE not in note
+    assert table("photo.jpg", dark).splitlines()[-1].endswith(said)
 
 
 def test_sheet_dash_o_dash_writes_the_pdf_to_standard_output(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ PAPER = (236, 228, 208)
 SEPIA = (120, 90, 60)
 
 
-def _sheet() -> np.ndarray:
+def plain_sheet() -> np.ndarray:
     """A straightened canvas of cream paper with sepia grid lines, two pixels
     wide, where ``rectify`` puts them."""
     n = canvas_side(S)
@@ -32,14 +32,14 @@ def _square(canvas: np.ndarray, row: int, col: int) -> tuple[slice, slice]:
 
 
 def test_every_side_of_a_plain_sheet_shows_its_line() -> None:
-    sides = line_contrast(_sheet())
+    sides = line_contrast(plain_sheet())
     assert sides.shape == (SIZE * SIZE, 4)
     assert np.allclose(sides, sides[0, 0])
     assert sides.min() > 0.3  # sepia on cream: about half the light
 
 
 def test_a_hand_over_squares_hides_their_lines_and_no_others() -> None:
-    canvas = _sheet()
+    canvas = plain_sheet()
     m = round(MARGIN * S)
     # a skin-coloured hand over the squares of rows 4 to 6, columns 3 to 5, and a little beyond
     canvas[m + 4 * S - 6 : m + 7 * S + 6, m + 3 * S - 6 : m + 6 * S + 6] = (205, 160, 130)
@@ -53,7 +53,7 @@ def test_a_hand_over_squares_hides_their_lines_and_no_others() -> None:
 def test_colour_pencil_leaves_the_lines_it_crosses_darker_than_the_paper() -> None:
     """Shading spills over a square's lines onto its neighbours, darkening
     the paper on both sides: the lines still show."""
-    canvas = _sheet()
+    canvas = plain_sheet()
     rows, cols = _square(canvas, 5, 5)
     shaded = slice(rows.start - 4, rows.stop + 4), slice(cols.start - 4, cols.stop + 4)
     canvas[shaded] = (canvas[shaded] * np.array([0.55, 0.75, 0.95])).astype(np.uint8)  # blue pencil
@@ -64,7 +64,7 @@ def test_colour_pencil_leaves_the_lines_it_crosses_darker_than_the_paper() -> No
 def test_a_shadow_dims_the_lines_with_the_paper() -> None:
     """Darker over half the sheet, lines and paper alike: each line is still
     as much darker than the paper beside it."""
-    canvas = _sheet()
+    canvas = plain_sheet()
     canvas[:, : canvas.shape[1] // 2] = (canvas[:, : canvas.shape[1] // 2] * 0.5).astype(np.uint8)
     sides = line_contrast(canvas)
-    assert np.allclose(sides, line_contrast(_sheet()), atol=0.02)
+    assert np.allclose(sides, line_contrast(plain_sheet()), atol=0.02)

@@ -374,6 +374,7 @@ def test_reading_config_counts_what_to_check() -> None:
         coins=20,
         doubtful=lambda: [(9, 9), (10, 0)],
         worth_retaking=lambda: False,
+        retake_causes=lambda: (),
         limited=(),
     )
     sheet = SimpleNamespace(
@@ -411,11 +412,37 @@ def test_so_many_doubtful_squares_ask_for_another_photo(
     response = post_photo(client, t, 1, "spring", data)
     assert response.status_code == 200, photo_error(response.text)
     assert page_config(response.text)["reading"]["retake"] is many
+    assert page_config(response.text)["reading"]["retakeWhy"] == []  # a plain photo: nothing to name
     assert ('id="retake"' in response.text) is many
-    assert ("another photo may read better" in response.text) is many
+    assert ("another photo may read better: take it in bright, even light" in response.text) is many
     assert ('<a href="#photo-form">' in response.text) is many
     answer = post_photo(client, t, 1, "spring", data, headers={"Accept": "application/json"})
     assert answer.json["retake"] is many
+    assert answer.json["retakeWhy"] == []
+
+
+def test_a_dark_photo_that_asks_for_another_says_it_is_dark(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sample taken in a dark room (its light under half), read with
+    the bar at no doubtful square: the player is told what to change, not
+    the general advice, in English and in Czech."""
+    t = _table(app, client)
+    data, _ = sample()
+    image = Image.open(io.BytesIO(data))
+    dark = Image.fromarray((np.asarray(image, np.float32) * 0.45).astype(np.uint8))
+    out = io.BytesIO()
+    dark.save(out, "JPEG", quality=92)
+    monkeypatch.setattr("referee.vision.reader.RETAKE_DOUBTFUL", 0)
+    response = post_photo(client, t, 1, "spring", out.getvalue())
+    assert response.status_code == 200, photo_error(response.text)
+    assert page_config(response.text)["reading"]["retakeWhy"] == ["dark"]
+    assert 'data-cause="dark">The photo is dark: take it in brighter light.</span>' in response.text
+    assert "take it in bright, even light" not in response.text
+    answer = post_photo(client, t, 1, "spring", out.getvalue(), headers={"Accept": "application/json"})
+    assert answer.json["retakeWhy"] == ["dark"]
+    czech = post_photo(client, t, 1, "spring", out.getvalue(), headers={"Accept-Language": "cs"})
+    assert "Fotka je tmavá" in czech.text
 
 
 # --- bad photos -----------------------------------------------------------------------------------------
@@ -708,6 +735,7 @@ def test_reading_config_sets_aside_coins_below_the_season_before() -> None:
         coins=5,
         doubtful=lambda: [],
         worth_retaking=lambda: False,
+        retake_causes=lambda: (),
         limited=(),
     )
     sheet = SimpleNamespace(map_text=blank, heroes=[], revision=1, season=0, monsters=[], coins=0)
@@ -737,6 +765,7 @@ def test_a_reading_after_a_save_this_season_outlines_every_square_it_changes() -
         coins=None,
         doubtful=lambda: [],
         worth_retaking=lambda: False,
+        retake_causes=lambda: (),
         limited=(),
     )
     for revision, changed, kept in ((1, [], None), (2, [2 * 11 + 9], 6)):
@@ -770,6 +799,7 @@ def test_a_hero_named_by_the_one_card_out_is_as_sure_as_its_square(app: Flask, d
         coins=0,
         doubtful=lambda: [(7, 8)] if doubted else [],
         worth_retaking=lambda: False,
+        retake_causes=lambda: (),
         limited=(),
     )
     sheet = SimpleNamespace(
