@@ -2,11 +2,11 @@
 
 When so many squares are doubtful that the reader asks for another photo
 (``SheetReading.worth_retaking``), a player told only to take another may
-take the same one again. Most such photos are dark, unevenly lit, blurred
-or partly covered (on a training draw, the 23 photos of 300 with 20
-doubtful squares or more held 298 of its 418 wrong squares), and each of
-those leaves its own mark on the straightened grid, which a person sees at
-a glance:
+take the same one again. Such photos are mostly hard ones (on a training
+draw, seed 93000, 19 of the 22 asked for again were among its photos made
+dim, shaded, blurred, steeply tilted, covered or pale on purpose), and
+four of those faults leave their own mark on the straightened grid, which
+a person sees at a glance:
 
 - something lying on the sheet hides the printed lines under it, over a
   patch of squares side by side (``covered.line_contrast``);
@@ -18,6 +18,16 @@ a glance:
 Each cause is named only where its mark is plain, so that what the player
 is told to change is what spoiled the photo; where none is, the player
 gets the general advice.
+
+The four lines below were chosen on a training draw of hard photos
+only (``--seed 31000 --hard 1``), where each photo's truth says what was
+done to it. On a training draw's 317 ordinary photos (seed 93000), 5 have
+eight hidden squares side by side (the 95th percentile has 4), 3 have
+their brightest paper under 150 (the 5th percentile is 174), 11 a light
+twice as bright in one place as in another (the 95th percentile is 1.92)
+and 27 lines under 0.2 (the 5th percentile is 0.17): which is why a cause
+is named only on a reading that asks for another photo
+(``SheetReading.retake_causes``), where 3 of those 317 do.
 """
 
 from __future__ import annotations
@@ -64,7 +74,7 @@ COVERED_PATCH = 8
 """Hidden squares side by side (corners touching count) from which
 something is said to lie on the sheet: a pencil across it hides a row of
 eight or more, a finger or a hand a patch, while a blurred or shaded
-photo's faintest lines are scattered."""
+photo's faintest lines are more often scattered."""
 DARK_PAPER = 150
 """Light (of 255, each pixel's brightest colour) under which the grid's
 brightest paper is dark: the brightest tenth of its squares' paper."""
@@ -75,17 +85,7 @@ the light is said to be uneven."""
 BLURRED_LINES = 0.2
 """Share of the paper's light by which the sheet's usual line stands out
 under which the lines are blurred: a blurred photo spreads a thin line's
-darkness over its paper.
-
-The four lines were chosen by eye from a training draw of hard photos
-only (``--seed 31000 --hard 1``), where each photo's truth says what was
-done to it. On a training draw's 317 ordinary photos (seed 93000), 5 have
-eight hidden squares side by side (the 95th percentile has 4), 3 have
-their brightest paper under 150 (the 5th percentile is 174), 11 a light
-twice as bright in one place as in another (the 95th percentile is 1.92)
-and 27 lines under 0.2 (the 5th percentile is 0.17): which is why a cause
-is named only on a reading that asks for another photo
-(``SheetReading.retake_causes``), where 3 of those 317 do."""
+darkness over its paper."""
 
 
 def causes(canvas: NDArray[np.uint8]) -> tuple[Cause, ...]:
