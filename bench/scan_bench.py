@@ -304,6 +304,27 @@ def columns(rows: Sequence[Row], results: list[dict[str, Any]], label_width: int
     return lines
 
 
+Results = list[dict[str, Any]]
+"""One benchmark's figures, a dictionary for each folder."""
+
+
+def main_over_folders(
+    doc: str,
+    bench: Callable[[Path, int], dict[str, Any]],
+    show: Callable[[Results], str],
+) -> None:
+    """A benchmark's command line over folders of photos with truth (by
+    default ``sample_sheets``): its figures as a table, or with ``--json``
+    one JSON object per folder; ``--jobs`` photos read at once."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("folders", type=Path, nargs="*", default=[Path("sample_sheets")])
+    ap.add_argument("--json", action="store_true", help="one JSON object per folder, one per line")
+    ap.add_argument("--jobs", type=int, default=1, help="photos read at once, each on one core (default 1)")
+    args = ap.parse_args()
+    results = [bench(folder, args.jobs) for folder in args.folders]
+    print("\n".join(json.dumps(r) for r in results) if args.json else show(results))
+
+
 def show(results: list[dict[str, Any]], failures: bool = False) -> str:
     """Confusion matrices (and failures) first, the figures last, so that the
     tail of the output is the table to read."""

@@ -29,7 +29,6 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections import Counter
@@ -39,7 +38,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # beside scan_bench, as a script or loaded by a test
 
 # first, for it holds numpy to one core before numpy loads
-from scan_bench import Row, columns, read_all, wilson  # noqa: E402
+from scan_bench import Row, columns, main_over_folders, read_all, wilson  # noqa: E402
 
 # isort: split
 import numpy as np  # noqa: E402
@@ -102,13 +101,7 @@ def show(results: list[dict[str, Any]]) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("folders", type=Path, nargs="*", default=[Path("sample_sheets")])
-    ap.add_argument("--json", action="store_true", help="one JSON object per folder, one per line")
-    ap.add_argument("--jobs", type=int, default=1, help="photos read at once, each on one core (default 1)")
-    args = ap.parse_args()
-    results = [bench(folder, args.jobs) for folder in args.folders]
-    print("\n".join(json.dumps(r) for r in results) if args.json else show(results))
+    main_over_folders(__doc__, bench, show)
 
 
 if __name__ == "__main__":
