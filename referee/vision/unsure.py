@@ -120,8 +120,9 @@ def _largest_patch(hidden: NDArray[np.bool_]) -> int:
     """The most ``hidden`` squares (121, row by row) joined side by side or
     corner to corner. A walk over the 121 squares rather than OpenCV's
     labelling: ``bench/retake_causes.py`` names the causes in the process
-    that forks its readers, folder after folder, and with OpenCV's threads
-    started there its second folder's readers waited forever."""
+    that forks its readers, folder after folder, and with OpenCV's labelling
+    run there its second folder's readers hung, as forks of a process whose
+    OpenCV threads have started may."""
     left = {i for i in range(SIZE * SIZE) if hidden[i]}
     largest = 0
     while left:
