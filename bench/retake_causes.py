@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # beside scan_bench, a
 from scan_bench import Row, columns, main_over_folders, read_all  # noqa: E402
 
 # isort: split
-from referee.vision.unsure import Cause, causes  # noqa: E402
+from referee.vision.unsure import Cause  # noqa: E402
 
 DONE = {
     Cause.COVERED: {"occluder"},
@@ -63,7 +63,7 @@ def bench(folder: Path, jobs: int = 1) -> dict[str, object]:
             continue
         read += 1
         retake = reading.worth_retaking()
-        found = causes(reading.canvas)
+        found = reading.causes_seen()
         asked += retake
         asked_named += retake and bool(found)
         done = set(truth.get("hard") or ())

@@ -157,12 +157,18 @@ class SheetReading:
         player had better take another photo than check them all."""
         return len(self.doubtful()) >= RETAKE_DOUBTFUL
 
+    def causes_seen(self) -> tuple[Cause, ...]:
+        """What spoiled the photo as far as its straightened grid shows
+        (``unsure.causes``), the side's printed wastelands left out, whether
+        or not the reading asks for another photo."""
+        return causes(self.canvas, map_sides()[self.side].wastelands)
+
     def retake_causes(self) -> tuple[Cause, ...]:
-        """What spoiled the photo (``unsure.causes``), for the player to
-        change in the next, when the reading asks for another
-        (``worth_retaking``); none otherwise: on a photo read well enough,
-        a mark that plain is rare and says nothing the player must change."""
-        return causes(self.canvas) if self.worth_retaking() else ()
+        """``causes_seen``, for the player to change in the next photo, when
+        the reading asks for another (``worth_retaking``); none otherwise: on
+        a photo read well enough, a mark that plain is rare and says nothing
+        the player must change."""
+        return self.causes_seen() if self.worth_retaking() else ()
 
     def to_json(self) -> dict[str, object]:
         return {

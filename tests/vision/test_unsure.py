@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
+from referee.rules.data import map_sides
 from referee.rules.geometry import SIZE
 from referee.vision import reader
 from referee.vision.reader import SheetReading, read_sheet
@@ -96,3 +97,23 @@ def test_only_a_reading_that_asks_for_another_photo_names_its_causes(
     monkeypatch.setattr(reader, "RETAKE_DOUBTFUL", 0)
     assert dark.retake_causes() == (Cause.DARK,)
     assert replace(reading, canvas=reading.canvas).retake_causes() == ()
+
+
+def test_a_sides_printed_wastelands_hide_their_lines_but_cover_nothing() -> None:
+    """A pad may print side B's wastelands solid, lines and all: on every
+    photo of the side their lines are hidden and their paper dark. Three
+    squares hidden beside them are not a patch of eight, though with the
+    wastelands they would be, and the light is even."""
+    path = SAMPLE.with_name("001.jpg")
+    truth = json.loads(path.with_suffix(".json").read_text())
+    assert truth["side"] == "B"
+    read = read_sheet(path.read_bytes(), "B")
+    canvas = read.canvas.copy()
+    m = round(MARGIN * S)
+    for r, c in map_sides()["B"].wastelands:
+        canvas[m + r * S - 2 : m + (r + 1) * S + 2, m + c * S - 2 : m + (c + 1) * S + 2] = (40, 35, 30)
+    # a finger beside them, over the two lines that part three squares of a column
+    canvas[m + 5 * S - 6 : m + 6 * S + 6, m + 3 * S + 4 : m + 4 * S - 4] = (205, 160, 130)
+    printed = replace(read, canvas=canvas)
+    assert causes(canvas) == (Cause.COVERED, Cause.UNEVEN)  # were they not known
+    assert printed.causes_seen() == ()
